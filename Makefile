@@ -1,0 +1,63 @@
+# puzzlelab: every command a reader needs. `make help` lists them.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PARAMS ?= default
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
+export PATH := $(abspath $(BIN)):$(PATH)
+export MPLBACKEND := Agg
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help setup reports test lint format lab bench notebooks clean
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
+
+setup: $(STAMP)  ## create .venv and install puzzlelab (editable) with its dependencies
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.txt
+	$(BIN)/python -m pip install -q --no-deps -e .
+	@touch $@
+
+reports: setup  ## run every notebook with papermill into reports/ and render HTML (PARAMS=full: large runs)
+	@mkdir -p reports/html
+	@set -e; for nb in $(NOTEBOOKS); do \
+	  name=$$(basename $$nb .ipynb); args=""; \
+	  if [ "$(PARAMS)" = full ] && [ -f notebooks/params/$${name:0:2}_full.yaml ]; then \
+	    args="-f notebooks/params/$${name:0:2}_full.yaml"; fi; \
+	  echo "== $$name $$args"; \
+	  $(BIN)/papermill $$nb reports/$$name.ipynb -k python3 --cwd notebooks $$args --progress-bar; \
+	  $(BIN)/jupyter nbconvert --log-level WARN --to html reports/$$name.ipynb --output-dir reports/html; \
+	done
+
+test: setup lint  ## lint, unit/property tests and every notebook under nbval
+	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider tests notebooks
+
+lint: setup  ## ruff check + ruff format --check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup  ## apply ruff's formatting and safe fixes
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+notebooks: setup  ## re-execute the committed notebooks in place with their defaults (outputs to commit)
+	@set -e; for nb in $(NOTEBOOKS); do echo "== $$nb"; \
+	  $(BIN)/jupyter nbconvert --log-level WARN --to notebook --execute --inplace \
+	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=1800 $$nb; done
+
+lab: setup  ## open JupyterLab on notebooks/
+	$(BIN)/jupyter lab notebooks
+
+bench: setup  ## performance runs with side-by-side baselines (installs benchmark-only extras)
+	$(BIN)/python -m pip install -q -r benchmarks/requirements.txt
+	@set -e; for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
+
+clean:  ## remove reports, caches and the virtual environment
+	rm -rf reports cache .pytest_cache .ruff_cache .hypothesis $(VENV)
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

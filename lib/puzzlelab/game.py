@@ -1,0 +1,94 @@
+"""A model of the slide-puzzle game of the write-up: its goal, a shuffle pool, openings.
+
+The game shows one of six pictures cut into a 3x3 puzzle whose solved state is `789456B23`
+(tiles numbered like a numeric keypad, blank bottom-left). Each time the puzzle is opened it
+draws a shuffle from a fixed pool of patterns with unequal frequencies. The recording study
+films this model and the statistics study tries to recover the pool from samples of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .errors import InvalidPuzzleError
+from .sliding import State, parse_board, to_pattern
+
+GAME_GOAL: State = parse_board("789456B23")
+GAME_SHAPE = (3, 3)
+N_PICTURES = 6
+
+
+@dataclass(frozen=True)
+class PatternPool:
+    """The shuffles a game draws from, with their probabilities."""
+
+    states: tuple[State, ...]
+    weights: np.ndarray  # probabilities, summing to 1
+
+    def __len__(self) -> int:
+        """Number of patterns in the pool."""
+        return len(self.states)
+
+    @property
+    def patterns(self) -> list[str]:
+        """The patterns as the write-up's strings, e.g. '9B6358247'."""
+        return [to_pattern(s) for s in self.states]
+
+
+def make_pool(
+    n_patterns: int = 80,
+    *,
+    min_moves: int = 17,
+    max_moves: int = 28,
+    concentration: float = 5.0,
+    seed: int = 0,
+) -> PatternPool:
+    """A pool of distinct solvable shuffles `min_moves..max_moves` from the game's goal.
+
+    Shuffles are drawn uniformly among the states in that distance band (the write-up's 500
+    samples ranged from 17 to 28 moves); weights come from a Dirichlet(concentration)
+    draw, so some patterns are several times more frequent than others.
+    """
+    from .sliding import distance_table
+
+    if n_patterns < 1:
+        raise InvalidPuzzleError(f"a pool needs at least one pattern, not {n_patterns}")
+    table = distance_table(GAME_SHAPE, GAME_GOAL, cache=False, progress=False)
+    band = np.flatnonzero((table.depths >= min_moves) & (table.depths <= max_moves))
+    if len(band) < n_patterns:
+        raise InvalidPuzzleError(
+            f"only {len(band)} states lie {min_moves}..{max_moves} moves from the goal, "
+            f"fewer than the {n_patterns} patterns asked for"
+        )
+    rng = np.random.default_rng(seed)
+    chosen = np.sort(rng.choice(band, size=n_patterns, replace=False))
+    weights = rng.dirichlet(np.full(n_patterns, float(concentration)))
+    return PatternPool(tuple(table.states(chosen)), weights)
+
+
+def sample_openings(
+    pool: PatternPool,
+    n_openings: int,
+    *,
+    n_pictures: int = N_PICTURES,
+    picture_weights: np.ndarray | None = None,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Simulate opening the puzzle `n_openings` times: columns opening, picture (1-based), state, pattern."""
+    rng = np.random.default_rng(seed)
+    pw = np.full(n_pictures, 1.0 / n_pictures) if picture_weights is None else picture_weights
+    pw = np.asarray(pw, dtype=float) / np.sum(pw)
+    idx = rng.choice(len(pool), size=n_openings, p=pool.weights)
+    pictures = rng.choice(n_pictures, size=n_openings, p=pw) + 1
+    states = [pool.states[i] for i in idx]
+    return pd.DataFrame(
+        {
+            "opening": np.arange(n_openings),
+            "picture": pictures,
+            "state": states,
+            "pattern": [to_pattern(s) for s in states],
+        }
+    )

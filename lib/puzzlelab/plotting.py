@@ -1,0 +1,79 @@
+"""One figure style and the animation helpers every study uses (GIF files, notebook HTML)."""
+
+from __future__ import annotations
+
+import colorsys
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use(matplotlib.get_backend())  # keep the notebook's backend; Agg under papermill
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import animation  # noqa: E402
+
+from .paths import atomic_path  # noqa: E402
+
+STYLE = {
+    "figure.dpi": 80,
+    "savefig.dpi": 80,
+    "figure.figsize": (7.0, 3.6),
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "legend.frameon": False,
+    "animation.embed_limit": 30.0,
+}
+
+
+def use_style() -> None:
+    """Apply the lab's figure style (small PNGs at modest DPI, light grid)."""
+    plt.rcParams.update(STYLE)
+    try:  # keep notebook figures small: PNG, not retina
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        set_matplotlib_formats("png")
+    except ImportError:  # pragma: no cover - outside IPython
+        pass
+
+
+def distinct_colors(n: int, seed_hue: float = 0.0) -> list[tuple[float, float, float]]:
+    """`n` colours that stay apart: tab10/tab20 first, then golden-ratio hues at two lightnesses."""
+    base = list(plt.get_cmap("tab10").colors) + [
+        c for i, c in enumerate(plt.get_cmap("tab20").colors) if i % 2 == 1
+    ]
+    colors = [tuple(c) for c in base[:n]]
+    k = 0
+    while len(colors) < n:
+        hue = (seed_hue + k * 0.618033988749895) % 1.0
+        light = 0.35 if k % 2 else 0.7
+        colors.append(colorsys.hls_to_rgb(hue, light, 0.75))
+        k += 1
+    return colors
+
+
+def animate(
+    fig: plt.Figure, draw: Callable[[int], object], n_frames: int, interval_ms: int = 400
+) -> animation.FuncAnimation:
+    """A matplotlib animation calling `draw(i)` for frame i (draw updates `fig` in place)."""
+    return animation.FuncAnimation(
+        fig, lambda i: draw(i) or [], frames=n_frames, interval=interval_ms, blit=False
+    )
+
+
+def save_gif(anim: animation.Animation, path: str | Path, fps: float = 2.5) -> Path:
+    """Write an animation as a GIF (Pillow), atomically."""
+    path = Path(path)
+    with atomic_path(path, suffix=".gif") as tmp:
+        anim.save(tmp, writer=animation.PillowWriter(fps=fps))
+    return path
+
+
+def to_html(anim: animation.Animation) -> str:
+    """The animation as self-contained JavaScript HTML for a notebook (`IPython.display.HTML`)."""
+    html = anim.to_jshtml(default_mode="once")
+    plt.close(anim._fig)  # noqa: SLF001 - the figure would otherwise also render as a still
+    return html
