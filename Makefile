@@ -56,6 +56,7 @@ lab: setup  ## open JupyterLab on notebooks/
 
 bench: setup  ## performance runs with side-by-side baselines (installs benchmark-only extras)
 	$(BIN)/python -m pip install -q -r benchmarks/requirements.txt
+	$(BIN)/python -m pip install -q --no-deps 'slidingpuzzle>=0.1.5'
 	@set -e; for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
 clean:  ## remove reports, caches and the virtual environment
