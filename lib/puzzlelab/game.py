@@ -77,7 +77,7 @@ def sample_openings(
     picture_weights: np.ndarray | None = None,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """Simulate opening the puzzle `n_openings` times: columns opening, picture (1-based), state, pattern."""
+    """Simulate `n_openings` openings: columns opening, picture (1-based), state, pattern."""
     rng = np.random.default_rng(seed)
     pw = np.full(n_pictures, 1.0 / n_pictures) if picture_weights is None else picture_weights
     pw = np.asarray(pw, dtype=float) / np.sum(pw)

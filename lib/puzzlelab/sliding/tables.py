@@ -360,7 +360,9 @@ def distance_table(
             return DistanceTable.load(path)
         except CacheError:
             path.unlink()
-    table = build_table(shape, goal, progress=big if progress is None else progress, threads=threads)
+    table = build_table(
+        shape, goal, progress=big if progress is None else progress, threads=threads
+    )
     if cache:
         table.save(path)
     return table
