@@ -1,0 +1,31 @@
+"""Water sort: levels, the pour rule, bounds, optimal and baseline solvers, generator, pictures.
+
+Quick start::
+
+    from puzzlelab.watersort import Level, solve
+    level = Level.parse("RGBY YRGB BYRG GBYR - -")
+    sol = solve(level)              # optimal A*: sol.verdict, sol.length, sol.pours
+"""
+
+from .bounds import lower_bound, seed_estimate
+from .level import Color, Level, Pour, Tube, is_complete, is_solution, n_runs, pour_amount, top_run
+from .solvers import METHODS, Solution, WaterSortProblem, optimal_length, solve
+
+__all__ = [
+    "METHODS",
+    "Color",
+    "Level",
+    "Pour",
+    "Solution",
+    "Tube",
+    "WaterSortProblem",
+    "is_complete",
+    "is_solution",
+    "lower_bound",
+    "n_runs",
+    "optimal_length",
+    "pour_amount",
+    "seed_estimate",
+    "solve",
+    "top_run",
+]

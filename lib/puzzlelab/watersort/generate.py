@@ -1,0 +1,148 @@
+"""Level generators: the write-up's random deals and levels of a chosen optimal length.
+
+`random_deal` follows the write-up's `Board.reset`: `capacity` units of each of `n_colors`
+colours are shuffled and dealt into full tubes in order, followed by `n_empty` empty tubes.
+
+`reverse_play` walks backwards from the sorted position with *un-pours* (the exact inverse of
+the pour rule, `unpours`), so every level it makes is solvable by construction; the walk's
+length is only an upper bound on the optimum, so `level_with_optimum` re-solves each
+candidate optimally and keeps the first whose optimum is exactly the target.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InvalidPuzzleError
+from .level import Level, top_run
+from .solvers import solve
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def color_names(n: int) -> list[str]:
+    """`n` one-character colour names (A, B, ...; then lower case and digits)."""
+    if n > len(LETTERS):
+        return [f"c{k}" for k in range(n)]
+    return list(LETTERS[:n])
+
+
+def _rng(seed) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def random_deal(
+    n_colors: int, n_empty: int = 2, capacity: int = 4, seed: int | np.random.Generator = 0
+) -> Level:
+    """The write-up's deal: shuffled units dealt into `n_colors` full tubes, then empties."""
+    if n_colors < 1 or n_empty < 0 or capacity < 1:
+        raise InvalidPuzzleError(
+            "need n_colors >= 1, n_empty >= 0, capacity >= 1; "
+            f"got {n_colors}, {n_empty}, {capacity}"
+        )
+    names = color_names(n_colors)
+    units = np.repeat(np.arange(n_colors), capacity)
+    _rng(seed).shuffle(units)
+    tubes = [
+        tuple(names[u] for u in units[k * capacity : (k + 1) * capacity]) for k in range(n_colors)
+    ]
+    tubes += [()] * n_empty
+    return Level(capacity, tuple(tubes), f"deal-{n_colors}c{n_empty}e")
+
+
+def sorted_level(n_colors: int, n_empty: int = 2, capacity: int = 4) -> Level:
+    """The solved position: one full tube per colour, then the empty tubes."""
+    names = color_names(n_colors)
+    return Level(capacity, tuple((c,) * capacity for c in names) + ((),) * n_empty, "sorted")
+
+
+def unpours(level: Level) -> list[tuple[int, int, int]]:
+    """Every (j, i, k): taking k units off tube j onto tube i undoes some legal pour i -> j.
+
+    A pour i -> j of k units leaves j with a top run of at least k; if j's run is longer than
+    k, j had that colour on top before, otherwise j was empty. If the source i still shows the
+    same colour on top afterwards, the pour was stopped by a full destination (j is full).
+    """
+    cap = level.capacity
+    out = []
+    for j, d in enumerate(level.tubes):
+        if not d:
+            continue
+        run = top_run(d)
+        for k in range(1, run + 1):
+            if k == run and run != len(d):
+                continue  # j would have shown another colour: it could not receive c
+            for i, s in enumerate(level.tubes):
+                if i == j or len(s) + k > cap:
+                    continue
+                if s and s[-1] == d[-1] and len(d) != cap:
+                    continue  # i kept colour c on top, so the pour must have filled j
+                out.append((j, i, k))
+    return out
+
+
+def unpour(level: Level, j: int, i: int, k: int) -> Level:
+    """Move k units from the top of tube j onto tube i (the inverse of a pour i -> j)."""
+    tubes = list(level.tubes)
+    d = tubes[j]
+    tubes[i] = tubes[i] + d[len(d) - k :]
+    tubes[j] = d[: len(d) - k]
+    return Level(level.capacity, tuple(tubes), level.name)
+
+
+def reverse_play(
+    n_colors: int,
+    n_steps: int,
+    n_empty: int = 2,
+    capacity: int = 4,
+    seed: int | np.random.Generator = 0,
+) -> Level:
+    """A solvable level: `n_steps` random un-pours from the sorted position."""
+    rng = _rng(seed)
+    level = sorted_level(n_colors, n_empty, capacity)
+    seen = {level.canonical()}
+    for _ in range(n_steps):
+        moves = unpours(level)
+        rng.shuffle(moves)
+        for j, i, k in moves:  # prefer positions not visited yet
+            nxt = unpour(level, j, i, k)
+            if nxt.canonical() not in seen:
+                break
+        level = nxt
+        seen.add(level.canonical())
+    return Level(capacity, level.tubes, f"reverse-{n_colors}c-{n_steps}")
+
+
+def level_with_optimum(
+    target: int,
+    n_colors: int,
+    n_empty: int = 2,
+    capacity: int = 4,
+    seed: int = 0,
+    max_tries: int = 200,
+) -> Level:
+    """A level whose fewest pours is exactly `target`, found by reverse play and re-solving."""
+    rng = _rng(seed)
+    steps = target
+    for _ in range(max_tries):
+        level = reverse_play(n_colors, steps, n_empty, capacity, rng)
+        best = solve(level, "optimal").length
+        if best == target:
+            return Level(capacity, level.tubes, f"optimum-{target}")
+        steps += 1 if best < target else -1  # walk longer when the optimum falls short
+        steps = max(steps, target)
+    raise InvalidPuzzleError(
+        f"no level with optimum {target} for {n_colors} colours after {max_tries} tries; "
+        "the target may exceed what this many colours allow"
+    )
+
+
+__all__ = [
+    "color_names",
+    "level_with_optimum",
+    "random_deal",
+    "reverse_play",
+    "sorted_level",
+    "unpour",
+    "unpours",
+]
