@@ -18,7 +18,7 @@ from puzzlelab.sliding import (
     parse_board,
     solved_state,
 )
-from puzzlelab.sliding.tables import _levelk
+from puzzlelab.sliding.tables import build_table
 
 GAME_GOAL = "789456B23"
 
@@ -180,5 +180,16 @@ def test_cache_is_used_and_versioned(tmp_path, monkeypatch):
     assert again.counts.tolist() == first.counts.tolist()
 
 
-def test_kernels_are_importable_for_reuse():
-    assert callable(_levelk)
+def test_queue_scan_and_threaded_searches_agree(monkeypatch):
+    """The three BFS kernels (queue, serial scan, threaded scan) give the same table."""
+    import puzzlelab.sliding.tables as tables
+
+    for goal in [solved_state((3, 3)), parse_board("1 2 3 / 4 5 6 / 7 _ _")]:
+        queued = build_table((3, 3), goal)
+        monkeypatch.setattr(tables, "QUEUE_BELOW", 0)
+        monkeypatch.setattr(tables, "PARALLEL_FROM", 0)
+        serial = build_table((3, 3), goal, threads=1)
+        threaded = build_table((3, 3), goal, threads=2)
+        monkeypatch.undo()
+        assert np.array_equal(serial.depths, threaded.depths)
+        assert np.array_equal(serial.depths, queued.depths)

@@ -38,6 +38,8 @@ from .board import (
 
 UNSEEN = 255
 MAX_CELLS = 12
+PARALLEL_FROM = 5_000_000  # below this a level is too quick to be worth waking threads
+QUEUE_BELOW = 5_000_000  # tables this small are searched with a queue (16 bytes a state)
 FORMAT_VERSION = 1
 MAGIC = b"PUZZLELAB-DISTANCE-TABLE\n"
 
@@ -45,108 +47,169 @@ MAGIC = b"PUZZLELAB-DISTANCE-TABLE\n"
 # ------------------------------------------------------------------------- BFS kernels
 
 
-@njit(cache=True, parallel=True)
-def _level1(table, depth, rows, cols, half, want, nthreads):
-    """Expand every state at `depth` (one blank); return how many there were."""
+@njit(cache=True)
+def _expand1(table, depth, lo, hi, rows, cols, half, want):
+    """Expand the states at `depth` with index in [lo, hi) (one blank); return their number."""
     n = rows * cols
-    size = table.shape[0]
-    chunk = (size + nthreads - 1) // nthreads
-    found = np.zeros(nthreads, dtype=np.int64)
-    for t in prange(nthreads):
-        cells = np.empty(n, dtype=np.int64)
-        seq = np.empty(n, dtype=np.int64)
-        lo = t * chunk
-        hi = min(size, lo + chunk)
-        count = 0
-        for i in range(lo, hi):
-            if table[i] != depth:
+    cells = np.empty(n, dtype=np.int64)
+    seq = np.empty(n, dtype=np.int64)
+    count = 0
+    for i in range(lo, hi):
+        if table[i] != depth:
+            continue
+        count += 1
+        b = rk.unrank1(i, n, half, want, cells, seq)
+        low = i % half
+        br = b // cols
+        bc = b - br * cols
+        if bc > 0:  # horizontal moves keep the tile sequence: O(1)
+            j = (b - 1) * half + low
+            if table[j] == UNSEEN:
+                table[j] = depth + 1
+        if bc < cols - 1:
+            j = (b + 1) * half + low
+            if table[j] == UNSEEN:
+                table[j] = depth + 1
+        for o in (b - cols, b + cols):  # vertical moves: one tile passes cols-1 others
+            if o < 0 or o >= n:
                 continue
-            count += 1
-            b = rk.unrank1(i, n, half, want, cells, seq)
-            low = i % half
+            cells[b] = cells[o]
+            cells[o] = 0
+            j = rk.rank1(cells, n, half, want, seq)
+            cells[o] = cells[b]
+            cells[b] = 0
+            if table[j] == UNSEEN:
+                table[j] = depth + 1
+    return count
+
+
+@njit(cache=True)
+def _expandk(table, depth, lo, hi, rows, cols, k):
+    """Expand the states at `depth` with index in [lo, hi) (k >= 2 blanks); return the count."""
+    n = rows * cols
+    cells = np.empty(n, dtype=np.int64)
+    seq = np.empty(n, dtype=np.int64)
+    count = 0
+    for i in range(lo, hi):
+        if table[i] != depth:
+            continue
+        count += 1
+        rk.unrankk(i, n, k, cells, seq)
+        for b in range(n):
+            if cells[b] != 0:
+                continue
             br = b // cols
             bc = b - br * cols
-            if bc > 0:  # horizontal moves keep the tile sequence: O(1)
-                j = (b - 1) * half + low
-                if table[j] == UNSEEN:
-                    table[j] = depth + 1
-            if bc < cols - 1:
-                j = (b + 1) * half + low
-                if table[j] == UNSEEN:
-                    table[j] = depth + 1
-            if br > 0:
-                o = b - cols
+            for o in (b - cols, b + cols, b - 1, b + 1):
+                if o < 0 or o >= n or cells[o] == 0:
+                    continue
+                if (o == b - 1 and bc == 0) or (o == b + 1 and bc == cols - 1):
+                    continue
                 cells[b] = cells[o]
                 cells[o] = 0
-                j = rk.rank1(cells, n, half, want, seq)
+                j = rk.rankk(cells, n, k, seq)
                 cells[o] = cells[b]
                 cells[b] = 0
                 if table[j] == UNSEEN:
                     table[j] = depth + 1
-            if br < rows - 1:
-                o = b + cols
-                cells[b] = cells[o]
-                cells[o] = 0
-                j = rk.rank1(cells, n, half, want, seq)
-                cells[o] = cells[b]
-                cells[b] = 0
+    return count
+
+
+@njit(cache=True)
+def _rank_packed(p, n, k, half):
+    """Index of a state packed as 4-bit cells (cell c in bits 4c..4c+3)."""
+    m = n - k
+    seen = 0
+    rank = 0
+    pos = 0
+    comb = 0
+    kb = 0
+    first_blank = -1
+    for c in range(n):
+        v = (p >> (4 * c)) & 15
+        if v == 0:
+            kb += 1
+            comb += rk.BINOM[c, kb]
+            if first_blank < 0:
+                first_blank = c
+            continue
+        d = v - 1 - rk.POPCOUNT[seen & ((1 << v) - 1)]
+        seen |= 1 << v
+        rank += d * rk.FACT[m - 1 - pos]
+        pos += 1
+    if k == 1:
+        return first_blank * half + (rank >> 1)
+    return comb * rk.FACT[m] + rank
+
+
+@njit(cache=True)
+def _bfs_queue(table, goal_packed, rows, cols, k, half):
+    """Whole BFS with a FIFO of (index, packed cells): for tables small enough to queue."""
+    n = rows * cols
+    size = table.shape[0]
+    qi = np.empty(size, dtype=np.int64)
+    qp = np.empty(size, dtype=np.int64)
+    g = _rank_packed(goal_packed, n, k, half)
+    table[g] = 0
+    qi[0] = g
+    qp[0] = goal_packed
+    head = 0
+    tail = 1
+    while head < tail:
+        i = qi[head]
+        p = qp[head]
+        head += 1
+        nd = table[i] + 1
+        for b in range(n):
+            if (p >> (4 * b)) & 15 != 0:
+                continue
+            br = b // cols
+            bc = b - br * cols
+            for o in (b - cols, b + cols, b - 1, b + 1):
+                if o < 0 or o >= n:
+                    continue
+                if (o == b - 1 and bc == 0) or (o == b + 1 and bc == cols - 1):
+                    continue
+                t = (p >> (4 * o)) & 15
+                if t == 0:
+                    continue
+                q = p & ~(15 << (4 * o))
+                q |= t << (4 * b)
+                if k == 1 and (o == b - 1 or o == b + 1):
+                    j = o * half + i % half  # a horizontal move keeps the tile sequence
+                else:
+                    j = _rank_packed(q, n, k, half)
                 if table[j] == UNSEEN:
-                    table[j] = depth + 1
-        found[t] = count
-    return found.sum()
+                    table[j] = nd
+                    qi[tail] = j
+                    qp[tail] = q
+                    tail += 1
+    return tail
 
 
 @njit(cache=True, parallel=True)
-def _levelk(table, depth, rows, cols, k, nthreads):
-    """Expand every state at `depth` on a board with k >= 2 blanks; return the count."""
-    n = rows * cols
+def _level_parallel(table, depth, rows, cols, half, want, k, nthreads):
+    """One BFS level split over threads (states at depth+1 written by two threads agree)."""
     size = table.shape[0]
     chunk = (size + nthreads - 1) // nthreads
     found = np.zeros(nthreads, dtype=np.int64)
     for t in prange(nthreads):
-        cells = np.empty(n, dtype=np.int64)
-        seq = np.empty(n, dtype=np.int64)
         lo = t * chunk
         hi = min(size, lo + chunk)
-        count = 0
-        for i in range(lo, hi):
-            if table[i] != depth:
-                continue
-            count += 1
-            rk.unrankk(i, n, k, cells, seq)
-            for b in range(n):
-                if cells[b] != 0:
-                    continue
-                br = b // cols
-                bc = b - br * cols
-                for d in range(4):
-                    if d == 0:
-                        if br == 0:
-                            continue
-                        o = b - cols
-                    elif d == 1:
-                        if br == rows - 1:
-                            continue
-                        o = b + cols
-                    elif d == 2:
-                        if bc == 0:
-                            continue
-                        o = b - 1
-                    else:
-                        if bc == cols - 1:
-                            continue
-                        o = b + 1
-                    if cells[o] == 0:
-                        continue
-                    cells[b] = cells[o]
-                    cells[o] = 0
-                    j = rk.rankk(cells, n, k, seq)
-                    cells[o] = cells[b]
-                    cells[b] = 0
-                    if table[j] == UNSEEN:
-                        table[j] = depth + 1
-        found[t] = count
+        if k == 1:
+            found[t] = _expand1(table, depth, lo, hi, rows, cols, half, want)
+        else:
+            found[t] = _expandk(table, depth, lo, hi, rows, cols, k)
     return found.sum()
+
+
+def _level(table, depth, rows, cols, half, want, k, nthreads) -> int:
+    """Expand one BFS level: serially for small tables, in parallel threads for large ones."""
+    if nthreads > 1 and table.shape[0] >= PARALLEL_FROM:
+        return int(_level_parallel(table, depth, rows, cols, half, want, k, nthreads))
+    if k == 1:
+        return int(_expand1(table, depth, 0, table.shape[0], rows, cols, half, want))
+    return int(_expandk(table, depth, 0, table.shape[0], rows, cols, k))
 
 
 @njit(cache=True)
@@ -211,10 +274,14 @@ class DistanceTable:
         """Mean optimal distance over all reachable states."""
         return float(np.dot(np.arange(len(self.counts)), self.counts) / self.n_states)
 
+    def relabel(self, state: State) -> list[int]:
+        """The state with tiles renamed 1..m in the goal's order (the hash's own labels)."""
+        return [self._to_label.get(t, 0) for t in state]
+
     def index(self, state: State) -> int:
         """The perfect-hash index of a state (checked against the goal's tiles)."""
         check_same_tiles(state, self.goal)
-        cells = np.array([self._to_label.get(t, 0) for t in state], dtype=np.int64)
+        cells = np.array(self.relabel(state), dtype=np.int64)
         return int(_rank_state(cells, self._n, self._k, self._half, self._want))
 
     def states(self, indices: Sequence[int] | np.ndarray) -> list[State]:
@@ -384,7 +451,7 @@ def build_table(
 ) -> DistanceTable:
     """Run the BFS (no cache): one scan of the table per level."""
     import numba
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     rows, cols = shape
     n, k = rows * cols, goal.count(0)
@@ -396,16 +463,19 @@ def build_table(
     depths[tmp.index(goal)] = 0
     nthreads = threads or numba.get_num_threads()
     t0 = time.perf_counter()
+    if size < QUEUE_BELOW:  # small enough to keep a queue of every state: no scans
+        depths[:] = UNSEEN
+        goal_packed = sum(int(v) << (4 * c) for c, v in enumerate(tmp.relabel(goal)))
+        _bfs_queue(depths, goal_packed, rows, cols, k, tmp._half)
+        counts = np.bincount(depths[depths != UNSEEN])
+        return DistanceTable(shape, goal, depths, counts, time.perf_counter() - t0)
     counts = []
     bar = tqdm(
         total=size, unit="state", disable=not progress, desc=f"BFS {rows}x{cols}", mininterval=1.0
     )
     depth = 0
     while True:
-        if k == 1:
-            found = _level1(depths, depth, rows, cols, tmp._half, tmp._want, nthreads)
-        else:
-            found = _levelk(depths, depth, rows, cols, k, nthreads)
+        found = _level(depths, depth, rows, cols, tmp._half, tmp._want, k, nthreads)
         if found == 0:
             break
         counts.append(int(found))
