@@ -34,3 +34,20 @@ __all__ = [
     "solved_state",
     "to_pattern",
 ]
+
+# optimal search (issue 3): heuristics, pattern databases, solve()
+from .heuristics import linear_conflict, misplaced  # noqa: E402
+from .pdb import PatternDatabase, pattern_database  # noqa: E402
+from .solve import Solution, is_solution, solve  # noqa: E402
+from .writeup import writeup_astar  # noqa: E402
+
+__all__ += [
+    "PatternDatabase",
+    "Solution",
+    "is_solution",
+    "linear_conflict",
+    "misplaced",
+    "pattern_database",
+    "solve",
+    "writeup_astar",
+]

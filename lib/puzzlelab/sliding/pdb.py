@@ -1,0 +1,680 @@
+"""Additive disjoint pattern databases and a numba IDA* that searches with them.
+
+A pattern is a set of tiles. Its database stores, for every placement of those tiles on
+the board, the fewest moves *of pattern tiles* needed to bring them home, found by a
+0-1 breadth-first search from the goal over (pattern placement, blank cell): a blank step
+into a cell of a non-pattern tile costs 0, sliding a pattern tile costs 1. Every move
+slides exactly one tile, so for disjoint patterns the values add up and the sum is still
+a lower bound (Korf & Felner 2002). Storing the minimum over blank cells keeps one byte
+per placement: a 6-tile pattern on 16 cells has 16!/10! = 5,765,760 entries.
+
+Reflecting the board about its main diagonal (and relabelling tiles so that the goal maps
+onto itself) turns every solution into a solution of the reflected board, so the same
+databases give a second lower bound; the heuristic uses the larger of the two.
+
+`PatternDatabase.h` is the slow, obvious Python lookup; `_ida_search` is the numba IDA*
+that updates only the pattern of the tile that moved (tested against the Python lookup).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ..errors import CacheError, InvalidPuzzleError, TooLargeError
+from ..paths import atomic_path, cache_dir
+from .board import Shape, State, check_same_tiles
+
+PDB_VERSION = 1
+UNSEEN = 255
+Pattern = tuple[int, ...]  # tiles of one pattern, in the goal's labels
+
+# Patterns for the 15-puzzle with the blank top-left (Korf's goal 0 1 ... 15), by goal cell.
+# The 6-6-3 split keeps each pattern compact (two left columns, two middle columns, the
+# bottom-right corner); 5-5-5 is small enough for quick tests.
+CELL_PARTITIONS_4X4 = {
+    "6-6-3": ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
+    "5-5-5": ((1, 4, 5, 8, 9), (2, 3, 6, 7, 10), (11, 12, 13, 14, 15)),
+    "7-8": ((1, 4, 5, 8, 9, 12, 13), (2, 3, 6, 7, 10, 11, 14, 15)),
+}
+MAX_BUILD_STATES = 1_500_000_000  # bytes of the (placement, blank) BFS array we allow
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+def placements(n: int, k: int) -> int:
+    """How many ways k distinct tiles can sit on n cells: n!/(n-k)!."""
+    return math.perm(n, k)
+
+
+def multipliers(n: int, k: int) -> np.ndarray:
+    """Mixed-radix weights of the k-permutation rank: (n-1-i)!/(n-k)! for i < k."""
+    return np.array([math.perm(n - 1 - i, k - 1 - i) for i in range(k)], dtype=np.int64)
+
+
+def rank_placement_py(cells: Sequence[int], n: int) -> int:
+    """Rank of distinct cells (one per pattern tile, in pattern order): the obvious way."""
+    k = len(cells)
+    rank = 0
+    free = list(range(n))
+    for i, c in enumerate(cells):
+        rank += free.index(c) * math.perm(n - 1 - i, k - 1 - i)
+        free.remove(c)
+    return rank
+
+
+@njit(cache=True)
+def _rank(pos, k, mult):
+    """Rank of pos[:k] (distinct cells): digit i counts the free cells below pos[i]."""
+    r = 0
+    for i in range(k):
+        p = pos[i]
+        less = 0
+        for j in range(i):
+            if pos[j] < p:
+                less += 1
+        r += (p - less) * mult[i]
+    return r
+
+
+@njit(cache=True)
+def _unrank(r, k, mult, pos):
+    """Write the placement with rank r into pos[:k]."""
+    used = 0
+    for i in range(k):
+        d = r // mult[i]
+        r -= d * mult[i]
+        c = -1
+        seen = -1
+        while seen < d:
+            c += 1
+            if not (used >> c) & 1:
+                seen += 1
+        used |= 1 << c
+        pos[i] = c
+
+
+@njit(cache=True)
+def _neighbor_cells(rows, cols):
+    """nbr[c] = the cells next to c (up, down, left, right), -1 off the board."""
+    n = rows * cols
+    nbr = np.full((n, 4), -1, dtype=np.int64)
+    for c in range(n):
+        r, q = c // cols, c % cols
+        if r > 0:
+            nbr[c, 0] = c - cols
+        if r < rows - 1:
+            nbr[c, 1] = c + cols
+        if q > 0:
+            nbr[c, 2] = c - 1
+        if q < cols - 1:
+            nbr[c, 3] = c + 1
+    return nbr
+
+
+# ------------------------------------------------------------------------------ build
+
+
+@njit(cache=True)
+def _grow(a, size):
+    """A copy of `a` with room for at least `size` entries."""
+    b = np.empty(max(size, 2 * a.shape[0]), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _bfs_level(dist, cur, ncur, depth, k, n, mult, nbr):
+    """Close level `depth` (0-cost blank steps), collect level depth+1: (next level, count).
+
+    `dist` is indexed by placement_rank * n + blank cell.
+    """
+    nxt = np.empty(max(1024, ncur), dtype=np.int64)
+    nn = 0
+    pos = np.empty(k, dtype=np.int64)
+    occ = np.full(n, -1, dtype=np.int64)
+    i = 0
+    done = 0
+    while i < ncur:
+        s = cur[i]
+        i += 1
+        if dist[s] != depth:
+            continue
+        done += 1
+        pr = s // n
+        b = s - pr * n
+        _unrank(pr, k, mult, pos)
+        for j in range(k):
+            occ[pos[j]] = j
+        for d in range(4):
+            c = nbr[b, d]
+            if c < 0:
+                continue
+            slot = occ[c]
+            if slot < 0:  # the blank swaps with a non-pattern tile: free
+                t = pr * n + c
+                if dist[t] > depth:
+                    dist[t] = depth
+                    if ncur == cur.shape[0]:
+                        cur = _grow(cur, ncur + 1)
+                    cur[ncur] = t
+                    ncur += 1
+            else:  # a pattern tile slides into the blank: one move
+                pos[slot] = b
+                t = _rank(pos, k, mult) * n + c
+                pos[slot] = c
+                if dist[t] == 255:
+                    dist[t] = depth + 1
+                    if nn == nxt.shape[0]:
+                        nxt = _grow(nxt, nn + 1)
+                    nxt[nn] = t
+                    nn += 1
+        for j in range(k):
+            occ[pos[j]] = -1
+    return nxt[:nn], done
+
+
+@njit(cache=True)
+def _min_over_blank(dist, size, n):
+    """h[placement] = min over blank cells of dist[placement * n + blank]."""
+    out = np.empty(size, dtype=np.uint8)
+    for p in range(size):
+        m = 255
+        for b in range(n):
+            v = dist[p * n + b]
+            if v < m:
+                m = v
+        out[p] = m
+    return out
+
+
+def build_pattern_table(
+    shape: Shape, goal: State, pattern: Pattern, progress: bool = False
+) -> np.ndarray:
+    """The database of one pattern: uint8 per placement, by 0-1 BFS from the goal."""
+    from tqdm.auto import tqdm
+
+    rows, cols = shape
+    n, k = rows * cols, len(pattern)
+    size = placements(n, k)
+    if size * n > MAX_BUILD_STATES:
+        raise TooLargeError(
+            f"a {k}-tile pattern on {n} cells needs a {size * n:,}-byte search array; "
+            f"the limit is {MAX_BUILD_STATES:,} (use patterns of at most 7 tiles on 4x4)"
+        )
+    mult = multipliers(n, k)
+    nbr = _neighbor_cells(rows, cols)
+    goal_pos = np.array([goal.index(t) for t in pattern], dtype=np.int64)
+    dist = np.full(size * n, UNSEEN, dtype=np.uint8)
+    start = int(_rank(goal_pos, k, mult)) * n + goal.index(0)
+    dist[start] = 0
+    cur = np.array([start], dtype=np.int64)
+    name = "-".join(map(str, pattern))
+    bar = tqdm(total=size * (n - k), disable=not progress, desc=f"PDB {name}", unit="state")
+    depth = 0
+    while cur.shape[0]:
+        cur, done = _bfs_level(dist, cur, cur.shape[0], depth, k, n, mult, nbr)
+        bar.update(int(done))
+        bar.set_postfix(depth=depth, refresh=False)
+        depth += 1
+    bar.close()
+    return _min_over_blank(dist, size, n)
+
+
+# ----------------------------------------------------------------------------- database
+
+
+def default_patterns(shape: Shape, goal: State, partition: str = "6-6-3") -> list[Pattern]:
+    """Disjoint patterns covering every tile: the named 4x4 split or row-major chunks."""
+    n = shape[0] * shape[1]
+    blank = goal.index(0)
+    if shape == (4, 4) and partition in CELL_PARTITIONS_4X4 and blank in (0, 15):
+        cells = CELL_PARTITIONS_4X4[partition]
+        if blank == 15:  # the same split turned half a turn
+            cells = tuple(tuple(15 - c for c in group) for group in cells)
+        return [tuple(goal[c] for c in group) for group in cells]
+    try:
+        sizes = [int(s) for s in partition.split("-")]
+    except ValueError as exc:
+        raise InvalidPuzzleError(f"partition {partition!r} is not like '6-6-3'") from exc
+    if sum(sizes) != n - 1:
+        raise InvalidPuzzleError(
+            f"partition {partition} covers {sum(sizes)} tiles but the board has {n - 1}"
+        )
+    tiles = [t for t in goal if t]
+    out, i = [], 0
+    for s in sizes:
+        out.append(tuple(tiles[i : i + s]))
+        i += s
+    return out
+
+
+def reflection(shape: Shape, goal: State) -> tuple[np.ndarray, np.ndarray] | None:
+    """(cell map, tile map) of the reflection about the main diagonal, or None if unusable.
+
+    Usable on square boards with one blank on the diagonal: the tile relabelling
+    t -> goal[reflected goal cell of t] maps the goal onto itself and moves onto moves.
+    """
+    rows, cols = shape
+    if rows != cols or goal.count(0) != 1:
+        return None
+    b = goal.index(0)
+    if b // cols != b % cols:
+        return None
+    rcell = np.array([(c % cols) * cols + c // cols for c in range(rows * cols)], dtype=np.int64)
+    rtile = np.zeros(rows * cols, dtype=np.int64)
+    for c, t in enumerate(goal):
+        rtile[t] = goal[rcell[c]]
+    return rcell, rtile
+
+
+def reflect(state: State, shape: Shape, goal: State) -> State:
+    """The board reflected about its main diagonal with tiles relabelled (same distance)."""
+    refl = reflection(shape, goal)
+    if refl is None:
+        raise InvalidPuzzleError(
+            "reflection needs a square board with the goal blank on the diagonal"
+        )
+    rcell, rtile = refl
+    out = [0] * len(state)
+    for c, t in enumerate(state):
+        out[rcell[c]] = int(rtile[t])
+    return tuple(out)
+
+
+def pdb_path(shape: Shape, goal: State, pattern: Pattern) -> Path:
+    """The cache file of one pattern database (versioned name)."""
+    g = "-".join(map(str, goal))
+    p = "-".join(map(str, pattern))
+    return cache_dir("pdb") / f"pdb-v{PDB_VERSION}-{shape[0]}x{shape[1]}-g{g}-p{p}.npy"
+
+
+@dataclass
+class PatternDatabase:
+    """Additive disjoint pattern databases for one board and goal (optionally reflected)."""
+
+    shape: Shape
+    goal: State
+    patterns: list[Pattern]
+    tables: list[np.ndarray] = field(repr=False)
+    seconds: float = 0.0  # build (or load) time
+    reflected: bool = True
+
+    def __post_init__(self) -> None:
+        n = len(self.goal)
+        self._mults = [multipliers(n, len(p)) for p in self.patterns]
+        self._refl = reflection(self.shape, self.goal) if self.reflected else None
+
+    @property
+    def name(self) -> str:
+        """The partition as sizes, e.g. '6-6-3'."""
+        return "-".join(str(len(p)) for p in self.patterns)
+
+    @property
+    def n_entries(self) -> int:
+        """Total entries (bytes) over all patterns."""
+        return int(sum(t.size for t in self.tables))
+
+    def pattern_values(self, state: State) -> list[int]:
+        """One database value per pattern for `state` (no reflection)."""
+        n = len(state)
+        where = {t: i for i, t in enumerate(state)}
+        return [
+            int(table[rank_placement_py([where[t] for t in pat], n)])
+            for pat, table in zip(self.patterns, self.tables, strict=True)
+        ]
+
+    def h(self, state: State) -> int:
+        """The heuristic: sum over patterns, max with the reflected board's sum."""
+        value = sum(self.pattern_values(state))
+        if self._refl is not None:
+            value = max(value, sum(self.pattern_values(reflect(state, self.shape, self.goal))))
+        return value
+
+    def kernel_args(self) -> tuple:
+        """The arrays the numba search needs (concatenated tables and pattern layout)."""
+        n = len(self.goal)
+        kmax = max(len(p) for p in self.patterns)
+        n_pat = len(self.patterns)
+        pat_tiles = np.zeros((n_pat, kmax), dtype=np.int64)
+        pat_k = np.array([len(p) for p in self.patterns], dtype=np.int64)
+        mults = np.zeros((n_pat, kmax), dtype=np.int64)
+        offsets = np.zeros(n_pat, dtype=np.int64)
+        pat_of = np.full(n, -1, dtype=np.int64)
+        off = 0
+        for i, p in enumerate(self.patterns):
+            pat_tiles[i, : len(p)] = p
+            mults[i, : len(p)] = self._mults[i]
+            offsets[i] = off
+            off += self.tables[i].size
+            for t in p:
+                pat_of[t] = i
+        tables = np.concatenate(self.tables)
+        if self._refl is None:
+            rcell, rtile, use_refl = np.arange(n), np.arange(n), False
+        else:
+            (rcell, rtile), use_refl = self._refl, True
+        return tables, offsets, pat_of, pat_tiles, pat_k, mults, rcell, rtile, use_refl
+
+
+def _check_patterns(goal: State, patterns: Sequence[Pattern]) -> list[Pattern]:
+    """Patterns must be disjoint and cover every tile of the goal exactly once."""
+    tiles = sorted(t for t in goal if t)
+    flat = sorted(t for p in patterns for t in p)
+    if flat != tiles:
+        raise InvalidPuzzleError(
+            f"patterns {list(patterns)} must split the tiles {tiles} into disjoint groups"
+        )
+    return [tuple(int(t) for t in p) for p in patterns]
+
+
+def pattern_database(
+    shape: Shape,
+    goal: State,
+    patterns: str | Sequence[Pattern] = "6-6-3",
+    *,
+    cache: bool = True,
+    progress: bool = True,
+    reflected: bool = True,
+) -> PatternDatabase:
+    """Load (or build and cache) the additive databases of `patterns` for this goal.
+
+    `patterns` is a partition name ('6-6-3', '5-5-5', '7-8' on 4x4, or sizes such as
+    '4-4' elsewhere) or explicit tile groups. Files live under cache/pdb.
+    """
+    shape = (int(shape[0]), int(shape[1]))
+    goal = tuple(int(t) for t in goal)
+    check_same_tiles(goal, goal)
+    if goal.count(0) != 1:
+        raise InvalidPuzzleError("pattern databases need a goal with exactly one blank")
+    if isinstance(patterns, str):
+        patterns = default_patterns(shape, goal, patterns)
+    patterns = _check_patterns(goal, patterns)
+    t0 = time.perf_counter()
+    tables = []
+    for pat in patterns:
+        path = pdb_path(shape, goal, pat)
+        table = _load(path, placements(len(goal), len(pat))) if cache else None
+        if table is None:
+            table = build_pattern_table(shape, goal, pat, progress=progress)
+            if cache:
+                with atomic_path(path, suffix=".npy") as tmp:
+                    np.save(tmp, table)
+        tables.append(table)
+    return PatternDatabase(shape, goal, patterns, tables, time.perf_counter() - t0, reflected)
+
+
+def _load(path: Path, size: int) -> np.ndarray | None:
+    """A cached table if present and whole (a damaged file is deleted and rebuilt)."""
+    if not path.exists():
+        return None
+    try:
+        table = np.load(path)
+        if table.dtype != np.uint8 or table.shape != (size,):
+            raise CacheError(f"{path} has the wrong size or type")
+        return table
+    except (OSError, ValueError):
+        path.unlink(missing_ok=True)
+        return None
+
+
+def manhattan_database(shape: Shape, goal: State) -> PatternDatabase:
+    """Manhattan distance as a database of one-tile patterns (built in milliseconds)."""
+    pats = [(t,) for t in goal if t]
+    tables = [build_pattern_table(shape, goal, p) for p in pats]
+    return PatternDatabase(shape, goal, pats, tables, 0.0, reflected=False)
+
+
+# ------------------------------------------------------------------------------ IDA*
+
+
+@njit(cache=True)
+def _lookup(pos, p, tables, offsets, pat_tiles, pat_k, mults, tmp):
+    """Database value of pattern p for tile positions `pos`."""
+    k = pat_k[p]
+    for i in range(k):
+        tmp[i] = pos[pat_tiles[p, i]]
+    return tables[offsets[p] + _rank(tmp, k, mults[p])]
+
+
+@njit(cache=True)
+def _h_values(cells, tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use_refl):
+    """(sum over patterns, reflected sum) for a board; the kernel's view of h."""
+    n = cells.shape[0]
+    pos = np.empty(n, dtype=np.int64)
+    rpos = np.empty(n, dtype=np.int64)
+    tmp = np.empty(n, dtype=np.int64)
+    for c in range(n):
+        pos[cells[c]] = c
+        rpos[rtile[cells[c]]] = rcell[c]
+    hn = 0
+    hr = 0
+    for p in range(pat_k.shape[0]):
+        hn += _lookup(pos, p, tables, offsets, pat_tiles, pat_k, mults, tmp)
+        if use_refl:
+            hr += _lookup(rpos, p, tables, offsets, pat_tiles, pat_k, mults, tmp)
+    return hn, hr
+
+
+@njit(cache=True)
+def _ida_search(
+    cells0,
+    rows,
+    cols,
+    tables,
+    offsets,
+    pat_of,
+    pat_tiles,
+    pat_k,
+    mults,
+    rcell,
+    rtile,
+    use_refl,
+    max_depth,
+    node_limit,
+):
+    """IDA* from cells0 (one blank) to the goal the databases describe.
+
+    Returns (length or -1 unsolved / -2 node limit, blank cells along the path, expanded,
+    generated, iterations). Only the pattern of the moved tile is looked up again after a
+    move (and its reflected twin); the goal is the board whose pattern sum is 0.
+    """
+    n = rows * cols
+    n_pat = pat_k.shape[0]
+    nbr = _neighbor_cells(rows, cols)
+    cells = cells0.copy()
+    pos = np.empty(n, dtype=np.int64)
+    rpos = np.empty(n, dtype=np.int64)
+    tmp = np.empty(n, dtype=np.int64)
+    blank0 = 0
+    for c in range(n):
+        pos[cells[c]] = c
+        rpos[rtile[cells[c]]] = rcell[c]
+        if cells[c] == 0:
+            blank0 = c
+    hn = np.zeros(n_pat, dtype=np.int64)
+    hr = np.zeros(n_pat, dtype=np.int64)
+    for p in range(n_pat):
+        hn[p] = _lookup(pos, p, tables, offsets, pat_tiles, pat_k, mults, tmp)
+        if use_refl:
+            hr[p] = _lookup(rpos, p, tables, offsets, pat_tiles, pat_k, mults, tmp)
+    sn = hn.sum()
+    sr = hr.sum()
+    path = np.empty(max_depth + 2, dtype=np.int64)
+    path[0] = blank0
+    expanded = 0
+    generated = 0
+    iterations = 0
+    if sn == 0:
+        return 0, path[:1], expanded, generated, iterations
+    bound = max(sn, sr)
+    # per-depth stacks: next direction to try, and what to restore on undo
+    dir_at = np.zeros(max_depth + 2, dtype=np.int64)
+    s_p = np.zeros(max_depth + 2, dtype=np.int64)
+    s_rp = np.zeros(max_depth + 2, dtype=np.int64)
+    s_hn = np.zeros(max_depth + 2, dtype=np.int64)
+    s_hr = np.zeros(max_depth + 2, dtype=np.int64)
+    rt = 0
+    rp = 0
+    while bound <= max_depth:
+        iterations += 1
+        next_bound = 1 << 30
+        depth = 0
+        dir_at[0] = 0
+        expanded += 1
+        while depth >= 0:
+            if dir_at[depth] == 4:  # children done: undo the move that led here
+                if depth == 0:
+                    break
+                depth -= 1
+                b = path[depth]  # the moved tile sits here now
+                c = path[depth + 1]  # and came from here, where the blank is
+                t = cells[b]
+                cells[c] = t
+                cells[b] = 0
+                pos[t] = c
+                p = s_p[depth]
+                sn += s_hn[depth] - hn[p]
+                hn[p] = s_hn[depth]
+                if use_refl:
+                    rt = rtile[t]
+                    rpos[rt] = rcell[c]
+                    rp = s_rp[depth]
+                    sr += s_hr[depth] - hr[rp]
+                    hr[rp] = s_hr[depth]
+                continue
+            d = dir_at[depth]
+            dir_at[depth] += 1
+            b = path[depth]
+            c = nbr[b, d]
+            if c < 0 or (depth > 0 and c == path[depth - 1]):
+                continue
+            # the tile at c slides into the blank at b
+            t = cells[c]
+            cells[b] = t
+            cells[c] = 0
+            pos[t] = b
+            generated += 1
+            p = pat_of[t]
+            s_p[depth] = p
+            s_hn[depth] = hn[p]
+            v = _lookup(pos, p, tables, offsets, pat_tiles, pat_k, mults, tmp)
+            sn += v - hn[p]
+            hn[p] = v
+            if use_refl:
+                rt = rtile[t]
+                rpos[rt] = rcell[b]
+                rp = pat_of[rt]
+                s_rp[depth] = rp
+                s_hr[depth] = hr[rp]
+                v = _lookup(rpos, rp, tables, offsets, pat_tiles, pat_k, mults, tmp)
+                sr += v - hr[rp]
+                hr[rp] = v
+            f = depth + 1 + max(sn, sr)
+            path[depth + 1] = c
+            if f <= bound and sn == 0:
+                return depth + 1, path[: depth + 2].copy(), expanded, generated, iterations
+            if f <= bound and depth + 1 <= max_depth:
+                depth += 1
+                dir_at[depth] = 0
+                expanded += 1
+                if expanded >= node_limit:
+                    return -2, path[:1], expanded, generated, iterations
+                continue
+            if f < next_bound:
+                next_bound = f
+            # undo at once (a pruned child)
+            cells[c] = t
+            cells[b] = 0
+            pos[t] = c
+            sn += s_hn[depth] - hn[p]
+            hn[p] = s_hn[depth]
+            if use_refl:
+                rpos[rt] = rcell[c]
+                sr += s_hr[depth] - hr[rp]
+                hr[rp] = s_hr[depth]
+        bound = next_bound
+    return -1, path[:1], expanded, generated, iterations
+
+
+@dataclass
+class IDAResult:
+    """What the numba IDA* found: the path as blank cells and its statistics."""
+
+    length: int  # -1: no solution within max_depth, -2: node limit reached
+    blank_path: list[int]
+    expanded: int
+    generated: int
+    iterations: int
+    seconds: float
+
+
+def ida_star(
+    db: PatternDatabase,
+    state: State,
+    max_depth: int = 200,
+    node_limit: int = 10**12,
+) -> IDAResult:
+    """Run the numba IDA* with database `db` from `state` (one blank, solvable)."""
+    cells = np.array(state, dtype=np.int64)
+    t0 = time.perf_counter()
+    length, path, expanded, generated, iterations = _ida_search(
+        cells, db.shape[0], db.shape[1], *_ida_args(db), max_depth, node_limit
+    )
+    return IDAResult(
+        int(length),
+        [int(c) for c in path],
+        int(expanded),
+        int(generated),
+        int(iterations),
+        time.perf_counter() - t0,
+    )
+
+
+def _ida_args(db: PatternDatabase) -> tuple:
+    """kernel_args in the order _ida_search takes them (pat_of after offsets)."""
+    tables, offsets, pat_of, pat_tiles, pat_k, mults, rcell, rtile, use_refl = db.kernel_args()
+    return tables, offsets, pat_of, pat_tiles, pat_k, mults, rcell, rtile, use_refl
+
+
+def kernel_h(db: PatternDatabase, state: State) -> int:
+    """The numba kernel's h for one board (tested against `PatternDatabase.h`)."""
+    tables, offsets, _, pat_tiles, pat_k, mults, rcell, rtile, use_refl = db.kernel_args()
+    hn, hr = _h_values(
+        np.array(state, dtype=np.int64),
+        tables,
+        offsets,
+        pat_tiles,
+        pat_k,
+        mults,
+        rcell,
+        rtile,
+        use_refl,
+    )
+    return int(max(hn, hr))
+
+
+@njit(cache=True)
+def _h_many(boards, tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use_refl):
+    """The kernel's h for every row of `boards`."""
+    out = np.empty(boards.shape[0], dtype=np.int64)
+    for i in range(boards.shape[0]):
+        hn, hr = _h_values(
+            boards[i], tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use_refl
+        )
+        out[i] = max(hn, hr)
+    return out
+
+
+def kernel_h_many(db: PatternDatabase, boards: np.ndarray) -> np.ndarray:
+    """The numba h for many boards at once (rows of tiles, 0 = blank)."""
+    tables, offsets, _, pat_tiles, pat_k, mults, rcell, rtile, use_refl = db.kernel_args()
+    boards = np.ascontiguousarray(boards, dtype=np.int64)
+    return _h_many(boards, tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use_refl)

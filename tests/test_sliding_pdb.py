@@ -1,0 +1,190 @@
+"""Pattern databases: ranking, the 0-1 BFS, reflection, the numba IDA* and Korf's 15-puzzles."""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import numpy as np
+import pytest
+from conftest import require_shared
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlelab.errors import InvalidPuzzleError
+from puzzlelab.sliding import distance_table, manhattan, solved_state
+from puzzlelab.sliding.pdb import (
+    _rank,
+    _unrank,
+    build_pattern_table,
+    default_patterns,
+    ida_star,
+    kernel_h,
+    kernel_h_many,
+    manhattan_database,
+    multipliers,
+    pattern_database,
+    pdb_path,
+    placements,
+    rank_placement_py,
+    reflect,
+)
+
+SHAPE3 = (3, 3)
+GOAL3 = solved_state(SHAPE3, "first")
+KORF_GOAL = tuple(range(16))
+
+
+@pytest.fixture(scope="module")
+def table3():
+    """Complete 3x3 table for the blank-first goal."""
+    return distance_table(SHAPE3, GOAL3)
+
+
+@pytest.fixture(scope="module")
+def all3(table3):
+    """Every reachable 3x3 board as rows, with its true distance."""
+    idx = np.arange(table3.depths.size)
+    return np.array(table3.states(idx)), table3.depths.astype(np.int64)
+
+
+@pytest.fixture(scope="module")
+def db3():
+    """The 4-4 additive databases of the 3x3 board (no cache: built in a blink)."""
+    return pattern_database(SHAPE3, GOAL3, "4-4", cache=False, progress=False)
+
+
+@pytest.fixture(scope="session")
+def db663():
+    """Korf's goal with the 6-6-3 databases: built once per session, cached under cache/pdb."""
+    return pattern_database((4, 4), KORF_GOAL, "6-6-3", progress=False)
+
+
+def korf_rows() -> list[dict]:
+    """Korf's 100 instances from ../shared, easiest first."""
+    path = require_shared("reference", "sliding", "korf100.tsv")
+    with path.open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return sorted(rows, key=lambda r: (int(r["optimal_length"]), int(r["id"])))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7).flatmap(lambda k: st.permutations(range(12)).map(lambda p: p[:k])))
+def test_rank_matches_reference_and_round_trips(cells):
+    n, k = 12, len(cells)
+    mult = multipliers(n, k)
+    pos = np.array(cells, dtype=np.int64)
+    r = _rank(pos, k, mult)
+    assert r == rank_placement_py(cells, n)
+    assert 0 <= r < placements(n, k)
+    back = np.empty(k, dtype=np.int64)
+    _unrank(r, k, mult, back)
+    assert tuple(back) == tuple(cells)
+
+
+def test_one_tile_patterns_are_manhattan(all3):
+    boards, _ = all3
+    db = manhattan_database(SHAPE3, GOAL3)
+    sample = boards[::997]
+    got = kernel_h_many(db, sample)
+    want = [manhattan(tuple(int(t) for t in b), GOAL3, SHAPE3) for b in sample]
+    assert list(got) == want
+
+
+def test_pdb_admissible_on_every_3x3_board_and_beats_manhattan(db3, all3):
+    boards, depths = all3
+    h = kernel_h_many(db3, boards)
+    assert (h <= depths).all()
+    assert h[depths == 0].tolist() == [0]
+    man = kernel_h_many(manhattan_database(SHAPE3, GOAL3), boards)
+    assert (h >= man).all() and h.mean() > man.mean()
+
+
+def test_kernel_h_matches_python_lookup(db3, all3):
+    boards, _ = all3
+    rng = np.random.default_rng(3)
+    for row in boards[rng.integers(0, len(boards), 300)]:
+        s = tuple(int(t) for t in row)
+        assert kernel_h(db3, s) == db3.h(s)
+        assert db3.h(s) == max(
+            sum(db3.pattern_values(s)), sum(db3.pattern_values(reflect(s, SHAPE3, GOAL3)))
+        )
+
+
+def test_reflection_keeps_goal_and_distance(table3, all3):
+    boards, depths = all3
+    assert reflect(GOAL3, SHAPE3, GOAL3) == GOAL3
+    rng = np.random.default_rng(4)
+    for i in rng.integers(0, len(boards), 200):
+        s = tuple(int(t) for t in boards[i])
+        r = reflect(s, SHAPE3, GOAL3)
+        assert reflect(r, SHAPE3, GOAL3) == s
+        assert table3.distance(r) == depths[i]
+
+
+def test_numba_idastar_is_optimal_on_3x3(db3, all3):
+    boards, depths = all3
+    rng = np.random.default_rng(5)
+    for i in rng.integers(0, len(boards), 150):
+        res = ida_star(db3, tuple(int(t) for t in boards[i]))
+        assert res.length == depths[i]
+        assert res.blank_path[-1] == GOAL3.index(0) and len(res.blank_path) == res.length + 1
+
+
+def test_numba_idastar_node_limit(db3, table3):
+    far = table3.farthest(1)[0]
+    res = ida_star(db3, far, node_limit=10)
+    assert res.length == -2
+
+
+def test_partitions_are_checked():
+    with pytest.raises(InvalidPuzzleError):
+        pattern_database(SHAPE3, GOAL3, [(1, 2, 3), (3, 4, 5, 6, 7, 8)], cache=False)
+    with pytest.raises(InvalidPuzzleError):
+        default_patterns(SHAPE3, GOAL3, "4-3")
+    groups = default_patterns((4, 4), KORF_GOAL, "6-6-3")
+    assert sorted(len(g) for g in groups) == [3, 6, 6]
+    assert sorted(t for g in groups for t in g) == list(range(1, 16))
+
+
+def test_cache_round_trip_and_damaged_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path))
+    first = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
+    path = pdb_path(SHAPE3, GOAL3, first.patterns[0])
+    assert path.exists() and path.is_relative_to(tmp_path) and "v1" in path.name
+    path.write_bytes(b"not a table")
+    again = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
+    for a, b in zip(first.tables, again.tables, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_pattern_table_values_bounded_by_true_distance_per_pattern():
+    # a pattern's value can never exceed the distance of the full board
+    table = build_pattern_table(SHAPE3, GOAL3, (1, 2, 3, 4))
+    assert table.size == math.perm(9, 4) and table.min() == 0 and table.max() < 255
+
+
+def test_korf_manhattan_column_matches():
+    for r in korf_rows():
+        s = tuple(int(t) for t in r["tiles"].split())
+        assert manhattan(s, KORF_GOAL, (4, 4)) == int(r["manhattan_h0"])
+
+
+def test_pdb_solves_ten_easiest_korf_instances(db663):
+    rows = korf_rows()[:10]
+    for r in rows:
+        s = tuple(int(t) for t in r["tiles"].split())
+        want = int(r["optimal_length"])
+        h0 = db663.h(s)
+        assert kernel_h(db663, s) == h0
+        assert int(r["manhattan_h0"]) <= h0 <= want
+        res = ida_star(db663, s)
+        assert res.length == want, r["id"]
+
+
+def test_pdb_lower_bound_on_all_korf_instances(db663):
+    rows = korf_rows()
+    boards = np.array([[int(t) for t in r["tiles"].split()] for r in rows])
+    h = kernel_h_many(db663, boards)
+    assert (h <= np.array([int(r["optimal_length"]) for r in rows])).all()
+    assert (h >= np.array([int(r["manhattan_h0"]) for r in rows])).all()
