@@ -1,0 +1,71 @@
+"""The game model: a seeded pool of shuffles with unequal weights, and openings drawn from it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from puzzlelab.errors import InvalidPuzzleError
+from puzzlelab.game import GAME_GOAL, GAME_SHAPE, N_PICTURES, make_pool, sample_openings
+from puzzlelab.sliding import distance_table, is_solvable, parse_board
+
+
+def test_goal_is_the_writeups_keypad_picture():
+    """Solved state 789456B23: keypad numbering, blank bottom-left."""
+    assert GAME_GOAL == (7, 8, 9, 4, 5, 6, 0, 2, 3)
+    assert GAME_SHAPE == (3, 3) and N_PICTURES == 6
+
+
+def test_pool_patterns_are_distinct_solvable_and_in_the_band():
+    """80 distinct patterns 17..28 moves from the goal, weights a probability vector."""
+    pool = make_pool()
+    table = distance_table(GAME_SHAPE, GAME_GOAL, cache=False, progress=False)
+    assert len(pool) == 80 and len(set(pool.states)) == 80
+    moves = [table.distance(s) for s in pool.states]
+    assert min(moves) >= 17 and max(moves) <= 28
+    assert all(is_solvable(s, GAME_GOAL, GAME_SHAPE) for s in pool.states)
+    assert pool.weights.shape == (80,) and np.all(pool.weights > 0)
+    assert pool.weights.sum() == pytest.approx(1.0)
+    assert [parse_board(p) for p in pool.patterns] == list(pool.states)
+
+
+def test_pool_is_seeded_and_unequal():
+    """Same seed -> same pool; another seed -> another; weights clearly unequal."""
+    a, b, c = make_pool(seed=0), make_pool(seed=0), make_pool(seed=1)
+    assert a.states == b.states and np.array_equal(a.weights, b.weights)
+    assert a.states != c.states
+    assert a.weights.max() / a.weights.min() > 3
+
+
+def test_pool_options_are_checked():
+    """Too few or too many patterns for the band are refused with a message."""
+    with pytest.raises(InvalidPuzzleError, match="at least one"):
+        make_pool(0)
+    with pytest.raises(InvalidPuzzleError, match="fewer than"):
+        make_pool(10, min_moves=31, max_moves=31)  # only two states are 31 moves away
+    assert len(make_pool(2, min_moves=31, max_moves=31)) == 2
+
+
+def test_openings_follow_the_pool():
+    """Openings use pool patterns, pictures 1..6, and frequencies that fit the weights."""
+    pool = make_pool()
+    df = sample_openings(pool, 4000, seed=3)
+    assert list(df.columns) == ["opening", "picture", "state", "pattern"]
+    assert set(df["pattern"]) <= set(pool.patterns)
+    assert df["picture"].between(1, N_PICTURES).all()
+    index = {p: i for i, p in enumerate(pool.patterns)}
+    counts = np.bincount([index[p] for p in df["pattern"]], minlength=len(pool))
+    assert stats.chisquare(counts, 4000 * pool.weights).pvalue > 1e-3
+    pics = np.bincount(df["picture"] - 1, minlength=6)
+    assert stats.chisquare(pics).pvalue > 1e-3
+
+
+def test_openings_are_seeded_and_picture_weights_work():
+    """Same seed -> same openings; picture weights shift the picture frequencies."""
+    pool = make_pool()
+    a, b = sample_openings(pool, 50, seed=7), sample_openings(pool, 50, seed=7)
+    assert a.equals(b)
+    skew = sample_openings(pool, 3000, picture_weights=[1, 0.2, 1, 1, 1, 1], seed=1)
+    share = (skew["picture"] == 2).mean()
+    assert 0.02 < share < 0.06  # 0.2 / 5.2 = 3.8 %
