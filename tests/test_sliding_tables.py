@@ -154,6 +154,10 @@ def test_unsolvable_and_oversized_requests(game_table):
         distance_table((4, 4))
     with pytest.raises(InvalidPuzzleError, match="missing from the board"):
         game_table.distance("789456B21")
+    with pytest.raises(InvalidPuzzleError, match="single tile"):
+        distance_table((1, 2))
+    with pytest.raises(InvalidPuzzleError, match="at least two cells"):
+        distance_table((1, 1), (0,))
 
 
 def test_save_and_load_round_trip(tmp_path, game_table):

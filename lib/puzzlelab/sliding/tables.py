@@ -457,6 +457,11 @@ def build_table(
     n, k = rows * cols, goal.count(0)
     if k == n:
         raise InvalidPuzzleError("the goal has no tiles: nothing to slide")
+    if k == 1 and n < 3:
+        raise InvalidPuzzleError(
+            f"a {rows}x{cols} board with one blank has a single tile, which just slides back "
+            "and forth (2 states): use at least 3 cells"
+        )
     size = rk.n_indices(n, k)
     depths = np.full(size, UNSEEN, dtype=np.uint8)
     tmp = DistanceTable(shape, goal, depths, np.zeros(1))
