@@ -1,0 +1,144 @@
+"""The six pictures of the synthetic game and the tiles cut from them.
+
+The game's art may not be used, so the lab plays with six public-domain photographs that
+ship inside scikit-image (read straight from its data folder, no download). Tiles are
+labelled like the write-up's: the solved board is `789456B23`, so the tile in the top-left
+cell is 7 and the bottom-left cell is the blank.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..errors import InvalidPuzzleError, ParseError
+from ..game import GAME_GOAL
+
+Picture = np.ndarray  # RGB uint8 array, shape (height, width, 3)
+Rect = tuple[float, float, float]  # (x, y, side) of a square board, in pixels
+
+# name -> file in skimage/data (all public domain or CC0; see the README's licence notes)
+PICTURE_FILES: dict[str, str] = {
+    "astronaut": "astronaut.png",
+    "coffee": "coffee.png",
+    "chelsea": "chelsea.png",
+    "rocket": "rocket.jpg",
+    "hubble_deep_field": "hubble_deep_field.jpg",
+    "immunohistochemistry": "ihc.png",
+}
+PICTURE_NAMES: tuple[str, ...] = tuple(PICTURE_FILES)
+TILE_LABELS: tuple[int, ...] = tuple(sorted(t for t in GAME_GOAL if t))  # 2..9
+GOAL_CELL: dict[int, int] = {t: i for i, t in enumerate(GAME_GOAL)}  # label -> solved cell
+
+
+def skimage_data_dir() -> Path:
+    """The folder holding scikit-image's bundled sample images."""
+    import skimage  # the top-level import is lazy and cheap
+
+    return Path(skimage.__file__).parent / "data"
+
+
+def square_crop(image: np.ndarray) -> np.ndarray:
+    """The largest centred square of an image."""
+    h, w = image.shape[:2]
+    s = min(h, w)
+    y, x = (h - s) // 2, (w - s) // 2
+    return image[y : y + s, x : x + s]
+
+
+@lru_cache(maxsize=8)
+def _load_pictures(size: int) -> tuple[Picture, ...]:
+    """Cached worker of `load_pictures`."""
+    out = []
+    for name, file in PICTURE_FILES.items():
+        path = skimage_data_dir() / file
+        bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if bgr is None:
+            raise ParseError(f"picture {name!r}: cannot read {path} (is scikit-image installed?)")
+        square = square_crop(bgr)
+        small = cv2.resize(square, (size, size), interpolation=cv2.INTER_AREA)
+        rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
+        rgb.setflags(write=False)
+        out.append(rgb)
+    return tuple(out)
+
+
+def load_pictures(size: int = 360) -> list[Picture]:
+    """The six game pictures as square RGB arrays of `size` x `size` pixels."""
+    if size < 9:
+        raise InvalidPuzzleError(f"pictures need at least 9 pixels a side, not {size}")
+    return list(_load_pictures(int(size)))
+
+
+def validate_pictures(pictures) -> list[Picture]:
+    """Check that `pictures` is a non-empty list of RGB images; return them as uint8 arrays."""
+    if pictures is None or len(pictures) == 0:
+        raise InvalidPuzzleError("no pictures given: pass the solved images, e.g. load_pictures()")
+    out = []
+    for k, pic in enumerate(pictures, start=1):
+        arr = np.asarray(pic)
+        if arr.ndim != 3 or arr.shape[2] != 3:
+            raise InvalidPuzzleError(
+                f"picture {k} has shape {arr.shape}: expected an RGB image (height, width, 3)"
+            )
+        if min(arr.shape[:2]) < 9:
+            raise InvalidPuzzleError(
+                f"picture {k} is {arr.shape[1]}x{arr.shape[0]} pixels: it needs at least 9 "
+                f"a side to be cut into 3x3 tiles"
+            )
+        if arr.dtype != np.uint8:
+            if np.issubdtype(arr.dtype, np.floating) and arr.max(initial=0) <= 1.0:
+                arr = arr * 255.0
+            arr = np.clip(arr, 0, 255).astype(np.uint8)
+        out.append(arr)
+    return out
+
+
+def cell_box(rect: Rect, cell: int, margin: float = 0.0) -> tuple[int, int, int, int]:
+    """Pixel box (x0, y0, x1, y1) of board cell `cell` (row-major), shrunk by `margin` of a cell."""
+    x, y, side = rect
+    c = side / 3
+    r, q = divmod(cell, 3)
+    m = margin * c
+    return (
+        int(round(x + q * c + m)),
+        int(round(y + r * c + m)),
+        int(round(x + (q + 1) * c - m)),
+        int(round(y + (r + 1) * c - m)),
+    )
+
+
+def tile_image(picture: Picture, label: int) -> np.ndarray:
+    """The tile `label` (2..9) cut from a solved picture (any size)."""
+    h, w = picture.shape[:2]
+    r, q = divmod(GOAL_CELL[label], 3)
+    return picture[r * h // 3 : (r + 1) * h // 3, q * w // 3 : (q + 1) * w // 3]
+
+
+def normalize_rows(vectors: np.ndarray) -> np.ndarray:
+    """Zero-mean, unit-norm rows; a flat row (no contrast) becomes all zeros, never NaN."""
+    v = vectors.astype(np.float32)
+    v = v - v.mean(axis=-1, keepdims=True)
+    norm = np.linalg.norm(v, axis=-1, keepdims=True)
+    flat = norm < 1e-3 * np.sqrt(v.shape[-1])  # the TM_CCOEFF_NORMED 0/0 case
+    return np.where(flat, 0.0, v / np.where(flat, 1.0, norm)).astype(np.float32)
+
+
+def tile_templates(pictures, size: int = 16, margin: float = 0.15) -> np.ndarray:
+    """Grey tile templates, (n_pictures, 8, size*size), normalized; tiles in TILE_LABELS order."""
+    pictures = validate_pictures(pictures)
+    out = np.zeros((len(pictures), len(TILE_LABELS), size * size), np.float32)
+    for p, pic in enumerate(pictures):
+        grey = cv2.cvtColor(pic, cv2.COLOR_RGB2GRAY)
+        h, w = grey.shape
+        for t, label in enumerate(TILE_LABELS):
+            r, q = divmod(GOAL_CELL[label], 3)
+            ch, cw = h / 3, w / 3
+            y0, y1 = int(round((r + margin) * ch)), int(round((r + 1 - margin) * ch))
+            x0, x1 = int(round((q + margin) * cw)), int(round((q + 1 - margin) * cw))
+            crop = grey[y0:y1, x0:x1]
+            out[p, t] = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA).ravel()
+    return normalize_rows(out)

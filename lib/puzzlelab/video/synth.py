@@ -1,0 +1,255 @@
+"""Synthetic screen recordings of the slide-puzzle game, with their ground truth.
+
+The model follows the write-up's description of the game: a dark, slowly drifting
+screensaver; on each opening a panel appears with the solved picture alone for a few
+frames, then the shuffled 3x3 puzzle (8 tiles with thin borders, one flat blank cell) for
+about half a second, then the panel closes. Shuffles are drawn from a `PatternPool`, so the
+statistics study can test whether it recovers the pool from what the video shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ..errors import InvalidPuzzleError, PuzzleError
+from ..game import PatternPool, make_pool, sample_openings
+from ..paths import atomic_path, cache_dir
+from ..sliding import State, parse_board
+from .pictures import GOAL_CELL, Picture, Rect, cell_box, load_pictures, validate_pictures
+
+SYNTH_VERSION = 1
+PANEL_BGR = (92, 88, 84)  # the game window's frame
+BLANK_BGR = (58, 54, 50)  # the empty cell
+BORDER_BGR = (24, 24, 24)  # thin lines around each tile
+CODEC_SUFFIX = {"mp4v": ".mp4", "MJPG": ".avi", "XVID": ".avi"}
+
+# seconds: pause before an opening, solved picture alone, shuffled puzzle on screen
+GAP_SECONDS = (0.2, 0.4)
+ANSWER_SECONDS = 0.1
+PUZZLE_SECONDS = (0.33, 0.53)
+
+
+def board_rect(size: tuple[int, int], scale: float = 1.0) -> Rect:
+    """Where the synthetic game draws its board: (x, y, side), centred, side = H/2 * scale."""
+    w, h = size
+    side = 3 * int(round(h * 0.5 * scale / 3))
+    if side < 9 or side + 2 * panel_margin(side) > min(w, h):
+        raise InvalidPuzzleError(
+            f"a board scaled by {scale} does not fit a {w}x{h} frame: use a scale in (0, 1.7]"
+        )
+    return ((w - side) // 2, (h - side) // 2, side)
+
+
+def panel_margin(side: int) -> int:
+    """Width of the game window's frame around the board."""
+    return max(3, side // 12)
+
+
+def screensaver(size: tuple[int, int], n_frames: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A dark smooth canvas and per-frame (x, y) offsets: crop it to get a slow drift."""
+    w, h = size
+    rng = np.random.default_rng(seed)
+    pad = 64
+    small = rng.random((max(2, (h + 2 * pad) // 48), max(2, (w + 2 * pad) // 48), 3))
+    canvas = cv2.resize(small.astype(np.float32), (w + 2 * pad, h + 2 * pad))
+    canvas = cv2.GaussianBlur(canvas, (0, 0), sigmaX=12)
+    canvas = (8 + 36 * (canvas - canvas.min()) / max(1e-6, np.ptp(canvas))).astype(np.uint8)
+    t = np.arange(n_frames)
+    period = max(n_frames, 2 * 30 * 20)
+    xs = (pad + (pad - 1) * np.sin(2 * np.pi * t / period)).astype(int)
+    ys = (pad + (pad - 1) * np.sin(2 * np.pi * t / (period * 1.37) + 1.0)).astype(int)
+    return canvas, np.stack([xs, ys], axis=1)
+
+
+def draw_board(picture_bgr: np.ndarray, state: State | None, side: int) -> np.ndarray:
+    """The panel's content: the solved picture (state None) or the shuffled tiles with borders."""
+    full = cv2.resize(picture_bgr, (side, side), interpolation=cv2.INTER_AREA)
+    if state is None:
+        return full
+    board = np.empty_like(full)
+    rect = (0, 0, side)
+    line = max(1, side // 120)
+    for cell, tile in enumerate(state):
+        x0, y0, x1, y1 = cell_box(rect, cell)
+        if tile == 0:
+            board[y0:y1, x0:x1] = BLANK_BGR
+            continue
+        sx0, sy0, sx1, sy1 = cell_box(rect, GOAL_CELL[tile])
+        board[y0:y1, x0:x1] = full[sy0:sy1, sx0:sx1]
+        cv2.rectangle(board, (x0, y0), (x1 - 1, y1 - 1), BORDER_BGR, line)
+    return board
+
+
+def _timeline(n_openings: int, fps: float, rng: np.random.Generator) -> list[tuple[int, int, int]]:
+    """Per opening: (gap frames, answer frames, puzzle frames)."""
+    out = []
+    for _ in range(n_openings):
+        gap = max(3, round(rng.uniform(*GAP_SECONDS) * fps))
+        answer = max(2, round(ANSWER_SECONDS * fps))
+        puzzle = max(4, round(rng.uniform(*PUZZLE_SECONDS) * fps))
+        out.append((gap, answer, puzzle))
+    return out
+
+
+def synthesize_recording(
+    path: str | Path,
+    pictures: list[Picture],
+    n_openings: int,
+    *,
+    pattern_pool: PatternPool,
+    fps: float = 30,
+    size: tuple[int, int] = (1280, 720),
+    seed: int = 0,
+    noise: float = 0.0,
+    scale: float = 1.0,
+    brightness: float = 0.0,
+    codec: str = "mp4v",
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Film `n_openings` openings of the game into `path`; return the ground truth.
+
+    Columns: opening, answer_frame (solved picture appears), frame (shuffled puzzle appears),
+    end_frame (its last frame), picture (1-based), state, pattern. `noise` is the standard
+    deviation of Gaussian pixel noise in grey levels, `brightness` a relative change (+0.2 =
+    20 % brighter), `scale` resizes the board. The file is written atomically.
+    """
+    pictures = validate_pictures(pictures)
+    if n_openings < 0:
+        raise InvalidPuzzleError(f"n_openings must be >= 0, not {n_openings}")
+    if len(codec) != 4:
+        raise InvalidPuzzleError(f"codec must be a FourCC such as 'mp4v' or 'MJPG', not {codec!r}")
+    w, h = size
+    x, y, side = board_rect(size, scale)
+    m = panel_margin(side)
+    rng = np.random.default_rng(seed)
+    truth = sample_openings(pattern_pool, n_openings, n_pictures=len(pictures), seed=seed)
+    timeline = _timeline(n_openings, fps, rng)
+    lead_in, lead_out = max(3, round(0.5 * fps)), max(3, round(0.3 * fps))
+    n_frames = lead_in + lead_out + sum(sum(t) for t in timeline)
+    canvas, offsets = screensaver(size, n_frames, seed)
+    bgr_pictures = [cv2.cvtColor(p, cv2.COLOR_RGB2BGR) for p in pictures]
+
+    path = Path(path)
+    suffix = path.suffix or CODEC_SUFFIX.get(codec, ".avi")
+    rows = []
+    with atomic_path(path, suffix=suffix) as tmp:
+        writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*codec), float(fps), (w, h))
+        if not writer.isOpened():
+            raise PuzzleError(
+                f"OpenCV cannot write codec {codec!r} into a {suffix} file here: "
+                f"try codec='mp4v' with .mp4 or 'MJPG' with .avi"
+            )
+        frame_no = 0
+        bar = tqdm(total=n_frames, disable=not progress, desc="synthesize", unit="frame")
+
+        def emit(panel: np.ndarray | None, count: int) -> None:
+            nonlocal frame_no
+            for _ in range(count):
+                ox, oy = offsets[frame_no]
+                frame = canvas[oy : oy + h, ox : ox + w].copy()
+                if panel is not None:
+                    frame[y - m : y + side + m, x - m : x + side + m] = PANEL_BGR
+                    frame[y : y + side, x : x + side] = panel
+                writer.write(_effects(frame, noise, brightness, rng))
+                frame_no += 1
+            bar.update(count)
+
+        emit(None, lead_in)
+        for (gap, answer, puzzle), row in zip(timeline, truth.itertuples(), strict=True):
+            pic = bgr_pictures[row.picture - 1]
+            emit(None, gap)
+            answer_frame = frame_no
+            emit(draw_board(pic, None, side), answer)
+            first = frame_no
+            emit(draw_board(pic, row.state, side), puzzle)
+            rows.append((row.opening, answer_frame, first, frame_no - 1))
+        emit(None, lead_out)
+        bar.close()
+        writer.release()
+    frames = pd.DataFrame(rows, columns=["opening", "answer_frame", "frame", "end_frame"])
+    out = frames.merge(truth, on="opening") if n_openings else _empty_truth()
+    out.attrs.update(board=(x, y, side), fps=float(fps), size=(w, h), n_frames=n_frames)
+    return out
+
+
+def _empty_truth() -> pd.DataFrame:
+    """A ground-truth table without rows."""
+    cols = ["opening", "answer_frame", "frame", "end_frame", "picture", "state", "pattern"]
+    return pd.DataFrame({c: [] for c in cols})
+
+
+def _effects(frame: np.ndarray, noise: float, brightness: float, rng) -> np.ndarray:
+    """Apply brightness change and Gaussian noise to one BGR frame."""
+    if not noise and not brightness:
+        return frame
+    out = frame.astype(np.float32)
+    if brightness:
+        out *= 1.0 + brightness
+    if noise:
+        out += rng.normal(0.0, noise, size=out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def cached_recording(
+    n_openings: int,
+    *,
+    size: tuple[int, int] = (1280, 720),
+    seed: int = 0,
+    codec: str = "mp4v",
+    picture_size: int = 360,
+    pool: PatternPool | None = None,
+    progress: bool = False,
+    **effects,
+) -> tuple[Path, pd.DataFrame]:
+    """A recording of the default game (six pictures, `make_pool()`), cached under cache/video."""
+    pool = make_pool() if pool is None else pool
+    key = json.dumps(
+        dict(
+            n=n_openings,
+            size=list(size),
+            seed=seed,
+            codec=codec,
+            pic=picture_size,
+            pool=[list(map(int, s)) for s in pool.states],
+            w=np.round(pool.weights, 12).tolist(),
+            **effects,
+        ),
+        sort_keys=True,
+    )
+    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+    folder = cache_dir("video")
+    stem = f"game_v{SYNTH_VERSION}_{n_openings}x{size[0]}x{size[1]}_{digest}"
+    video = folder / (stem + CODEC_SUFFIX.get(codec, ".avi"))
+    meta = folder / (stem + ".json")
+    if video.exists() and meta.exists():
+        info = json.loads(meta.read_text())
+        truth = pd.DataFrame(info["rows"])
+        truth["state"] = [parse_board(p) for p in truth["pattern"]] if len(truth) else []
+        truth.attrs.update({k: v for k, v in info.items() if k != "rows"})
+        truth.attrs["board"] = tuple(truth.attrs["board"])
+        truth.attrs["size"] = tuple(truth.attrs["size"])
+        return video, truth
+    truth = synthesize_recording(
+        video,
+        load_pictures(picture_size),
+        n_openings,
+        pattern_pool=pool,
+        size=size,
+        seed=seed,
+        codec=codec,
+        progress=progress,
+        **effects,
+    )
+    rows = truth.drop(columns="state").to_dict(orient="records")
+    info = {k: list(v) if isinstance(v, tuple) else v for k, v in truth.attrs.items()}
+    text = json.dumps({**info, "rows": rows}, default=int)
+    with atomic_path(meta) as tmp:
+        tmp.write_text(text)
+    return video, truth

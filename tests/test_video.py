@@ -1,0 +1,290 @@
+"""puzzlelab.video: synthetic recordings are read back exactly; bad input fails clearly."""
+
+from __future__ import annotations
+
+import warnings
+
+import cv2
+import numpy as np
+import pandas as pd
+import pytest
+
+from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError
+from puzzlelab.game import GAME_GOAL, make_pool
+from puzzlelab.sliding import parse_board, to_pattern
+from puzzlelab.video import (
+    annotate_frame,
+    change_trace,
+    extract_states,
+    extract_states_baseline,
+    load_pictures,
+    read_board,
+    read_frame,
+    read_samples,
+    score_extraction,
+    synthesize_recording,
+    tile_templates,
+    write_samples,
+)
+from puzzlelab.video.baseline import bin_positions
+from puzzlelab.video.pictures import cell_box, normalize_rows, tile_image
+
+SIZE = (320, 180)
+N = 4
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """The default game's shuffle pool."""
+    return make_pool()
+
+
+@pytest.fixture(scope="module")
+def pictures():
+    """The six game pictures, small."""
+    return load_pictures(120)
+
+
+def record(folder, pictures, pool, name="rec", n=N, seed=0, **kw):
+    """A small synthetic recording and its ground truth."""
+    suffix = ".avi" if kw.get("codec") == "MJPG" else ".mp4"
+    path = folder / f"{name}{suffix}"
+    truth = synthesize_recording(path, pictures, n, pattern_pool=pool, size=SIZE, seed=seed, **kw)
+    return path, truth
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory, pictures, pool):
+    """One clean mp4v recording shared by several tests."""
+    return record(tmp_path_factory.mktemp("video"), pictures, pool, n=5, seed=3)
+
+
+# ---- pictures and tiles ---------------------------------------------------------------------
+
+
+def test_pictures_are_six_squares(pictures):
+    assert len(pictures) == 6
+    assert all(p.shape == (120, 120, 3) and p.dtype == np.uint8 for p in pictures)
+
+
+def test_tiles_follow_the_numeric_keypad(pictures):
+    pic = pictures[0]
+    assert np.array_equal(tile_image(pic, 7), pic[:40, :40])  # top-left is 7
+    assert np.array_equal(tile_image(pic, 3), pic[80:, 80:])  # bottom-right is 3
+    assert GAME_GOAL[6] == 0  # the blank sits bottom-left
+
+
+def test_flat_images_do_not_give_nan():
+    rows = normalize_rows(np.array([[5.0] * 16, np.arange(16.0)]))
+    assert np.all(np.isfinite(rows))
+    assert np.allclose(rows[0], 0) and np.isclose(np.linalg.norm(rows[1]), 1)
+    flat = np.full((180, 320, 3), 40, np.uint8)
+    r = read_board(flat, (100, 40, 90), tile_templates(load_pictures(60)))
+    assert r is not None and np.isfinite(r.score) and r.score == 0.0
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.zeros((50, 50)),  # grey, not RGB
+        np.zeros((50, 50, 4)),  # RGBA
+        np.zeros((6, 50, 3)),  # too small to cut
+    ],
+)
+def test_wrong_shaped_pictures(bad, plain):
+    with pytest.raises(InvalidPuzzleError, match="picture 2"):
+        tile_templates([np.zeros((30, 30, 3), np.uint8), bad])
+    with pytest.raises(InvalidPuzzleError):
+        extract_states(plain[0], [bad], progress=False)
+
+
+def test_no_pictures():
+    with pytest.raises(InvalidPuzzleError, match="no pictures"):
+        tile_templates([])
+
+
+# ---- synthesis ------------------------------------------------------------------------------
+
+
+def test_synthesized_truth(plain, pool):
+    path, truth = plain
+    assert list(truth["opening"]) == list(range(5))
+    assert set(truth["pattern"]) <= set(pool.patterns)
+    assert all(to_pattern(s) == p for s, p in zip(truth["state"], truth["pattern"], strict=True))
+    assert (truth["answer_frame"] < truth["frame"]).all() and (
+        truth["frame"] < truth["end_frame"]
+    ).all()
+    cap = cv2.VideoCapture(str(path))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == truth.attrs["n_frames"]
+    cap.release()
+
+
+def test_frames_show_the_puzzle(plain, pictures):
+    """The frame the truth names shows the shuffled tiles where the state says."""
+    path, truth = plain
+    row = truth.iloc[1]
+    frame = read_frame(path, int(row["frame"]))
+    x, y, side = truth.attrs["board"]
+    pic = cv2.resize(pictures[row["picture"] - 1], (side, side), interpolation=cv2.INTER_AREA)
+    for cell, tile in enumerate(row["state"]):
+        x0, y0, x1, y1 = cell_box((x, y, side), cell, 0.2)
+        shown = frame[y0:y1, x0:x1].astype(float)
+        if tile == 0:
+            assert shown.std() < 8  # the blank is flat
+            continue
+        home = GAME_GOAL.index(tile)
+        sx0, sy0, sx1, sy1 = cell_box((0, 0, side), home, 0.2)
+        assert np.abs(shown - pic[sy0:sy1, sx0:sx1]).mean() < 12
+
+
+def test_bad_codec_is_reported(tmp_path, pictures, pool):
+    with pytest.raises(PuzzleError):
+        synthesize_recording(
+            tmp_path / "x.mp4", pictures, 1, pattern_pool=pool, size=SIZE, codec="zz"
+        )
+    with pytest.raises(InvalidPuzzleError, match="does not fit"):
+        synthesize_recording(tmp_path / "x.mp4", pictures, 1, pattern_pool=pool, size=SIZE, scale=3)
+
+
+# ---- extraction -----------------------------------------------------------------------------
+
+
+def test_exact_recovery(plain, pictures):
+    path, truth = plain
+    table = extract_states(path, pictures, progress=False)
+    assert list(table["state"]) == list(truth["pattern"])
+    assert list(table["picture"]) == list(truth["picture"])
+    assert (table["frame"] - truth["frame"]).abs().max() <= 1
+    assert score_extraction(table, truth).exact
+    assert (table["confidence"] > 0.5).all()
+    assert len(table.attrs["trace"]) == truth.attrs["n_frames"]
+
+
+@pytest.mark.parametrize(
+    "effects",
+    [
+        {"noise": 8.0},
+        {"scale": 0.75},
+        {"scale": 1.5},
+        {"brightness": 0.2},
+        {"brightness": -0.2},
+        {"codec": "MJPG"},
+        {"codec": "mp4v", "seed": 5},
+        {"codec": "MJPG", "noise": 8.0, "scale": 0.75, "brightness": -0.2, "seed": 1},
+    ],
+    ids=lambda e: "-".join(f"{k}={v}" for k, v in e.items()),
+)
+def test_robust_recovery(tmp_path, pictures, pool, effects):
+    seed = effects.pop("seed", 2)
+    path, truth = record(tmp_path, pictures, pool, seed=seed, **effects)
+    table = extract_states(path, pictures, progress=False)
+    accuracy = score_extraction(table, truth)
+    assert accuracy.exact, accuracy.verdict
+
+
+def test_pictures_of_any_size(plain, pictures):
+    """Tiles are cut from whatever size the caller's pictures have."""
+    path, truth = plain
+    big = [cv2.resize(p, (301, 301)) for p in pictures]
+    table = extract_states(path, big, progress=False)
+    assert list(table["state"]) == list(truth["pattern"])
+
+
+def test_recording_without_puzzle(tmp_path, pictures, pool):
+    path, truth = record(tmp_path, pictures, pool, n=0)
+    assert truth.empty
+    with pytest.warns(UserWarning, match="no puzzle"):
+        table = extract_states(path, pictures, progress=False)
+    assert table.empty and "state" in table.columns
+
+
+def test_missing_and_unreadable_files(tmp_path, pictures):
+    with pytest.raises(ParseError, match="not found"):
+        extract_states(tmp_path / "nothing.mp4", pictures, progress=False)
+    junk = tmp_path / "junk.mp4"
+    junk.write_text("not a video")
+    with pytest.raises(PuzzleError):
+        extract_states(junk, pictures, progress=False)
+    with pytest.raises(PuzzleError):
+        extract_states_baseline(junk, pictures, board_side=90, progress=False)
+
+
+def test_file_without_frames(tmp_path, pictures):
+    path = tmp_path / "empty.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, SIZE)
+    writer.release()
+    with pytest.raises(PuzzleError):
+        extract_states(path, pictures, progress=False)
+
+
+# ---- the write-up's baseline ----------------------------------------------------------------
+
+
+def test_binning_reads_the_solved_board():
+    """Positions on a 120-pixel grid, tiles 2..9 at their solved cells, bin to the goal."""
+    cells = {t: i for i, t in enumerate(GAME_GOAL)}
+    positions = [(30 + 120 * (cells[t] % 3), 30 + 120 * (cells[t] // 3)) for t in range(2, 10)]
+    assert bin_positions(positions, 60) == "789456B23"
+    shuffled = parse_board("9B6358247")
+    cells = {t: i for i, t in enumerate(shuffled)}
+    positions = [(30 + 120 * (cells[t] % 3), 30 + 120 * (cells[t] // 3)) for t in range(2, 10)]
+    assert bin_positions(positions, 60) == "9B6358247"
+
+
+def test_baseline_runs(plain, pictures):
+    path, truth = plain
+    table = extract_states_baseline(
+        path, pictures, board_side=truth.attrs["board"][2], progress=False
+    )
+    assert list(table.columns[:5]) == ["frame", "time", "picture", "state", "confidence"]
+    accuracy = score_extraction(table, truth)
+    assert accuracy.openings == 5 and accuracy.rows == len(table)
+    assert accuracy.states_right <= accuracy.found <= 5
+    trace = table.attrs["trace"]
+    assert len(trace) == truth.attrs["n_frames"] and np.nanmax(trace) <= 1.0 + 1e-6
+
+
+# ---- traces, annotation, samples.csv -------------------------------------------------------
+
+
+def test_change_trace_marks_the_cuts(plain):
+    path, truth = plain
+    trace = change_trace(path)
+    assert len(trace) == truth.attrs["n_frames"]
+    cuts = set(trace.index[trace["change"] > 8])
+    assert set(truth["answer_frame"]) <= cuts and set(truth["frame"]) <= cuts
+    assert trace["similarity"].iloc[1:].between(-1, 1).all()
+
+
+def test_annotate_frame(plain):
+    path, truth = plain
+    frame = read_frame(path, int(truth.iloc[0]["frame"]))
+    out = annotate_frame(frame, truth.attrs["board"], truth.iloc[0]["pattern"], picture=1)
+    assert out.shape == frame.shape and not np.array_equal(out, frame)
+    assert np.array_equal(
+        read_frame(path, int(truth.iloc[0]["frame"])), frame
+    )  # copy, not in place
+
+
+def test_samples_round_trip(tmp_path):
+    table = pd.DataFrame({"picture": [1, 6], "state": ["359B26478", parse_board("8734B9265")]})
+    path = write_samples(table, tmp_path / "last_origin" / "samples.csv")
+    assert path.read_text().splitlines() == ["picture,pattern", "1,359B26478", "6,8734B9265"]
+    back = read_samples(path)
+    assert list(back["pattern"]) == ["359B26478", "8734B9265"] and list(back["picture"]) == [1, 6]
+
+
+def test_samples_in_the_write_ups_quoted_form(tmp_path):
+    path = tmp_path / "samples.csv"
+    path.write_text('\ufeff"1","359B26478"\n"2","8734b9265"\n', encoding="utf-8")
+    assert list(read_samples(path)["pattern"]) == ["359B26478", "8734B9265"]
+    path.write_text('"1","359B26478"\n"x","8734B9265"\n')
+    with pytest.raises(ParseError, match="line 2"):
+        read_samples(path)
+
+
+def test_warning_free_extraction(plain, pictures):
+    path, _ = plain
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        extract_states(path, pictures, progress=False)
