@@ -199,7 +199,7 @@ def build_pattern_table(
     shape: Shape, goal: State, pattern: Pattern, progress: bool = False
 ) -> np.ndarray:
     """The database of one pattern: uint8 per placement, by 0-1 BFS from the goal."""
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     rows, cols = shape
     n, k = rows * cols, len(pattern)
