@@ -154,6 +154,16 @@ def test_text_round_trip(level):
     assert Level.parse(level.to_text(), capacity=level.capacity) == level
 
 
+@given(st.text(alphabet="ABC- ,?x\n", max_size=30), st.none() | st.integers(-1, 5))
+def test_parser_never_crashes(text, capacity):
+    """Any text either parses to a valid level or raises a PuzzleError (nothing else)."""
+    try:
+        level = Level.parse(text, capacity=capacity)
+    except PuzzleError:
+        return
+    assert all(len(t) <= level.capacity for t in level.tubes) and level.is_balanced
+
+
 @given(levels())
 def test_pour_rule(level):
     """A pour moves min(top run, free space) of one colour and conserves every colour."""

@@ -1,0 +1,156 @@
+"""Water sort: our optimal A* against the write-up's A* (and BFS / greedy), one table of figures.
+
+Run from the repository root: `.venv/bin/python benchmarks/bench_watersort.py [--quick]`.
+1. The shared corpus (86 levels) with `optimal`: every optimum matched, CPU per level,
+   in particular the 12-colour app levels (target <= 2 s each).
+2. 100 seeded 12-colour, 14-tube write-up deals: `optimal` against the write-up's A*
+   (`seed`): ours is never longer; lengths and time ratio.
+3. 10 seeded 8-colour deals: BFS against `optimal` (the write-up found BFS ~50x slower than A*).
+4. 22-colour, 24-tube deals with `greedy` (target <= 5 s each), and what it proves.
+Times are CPU (time.process_time) and wall (time.perf_counter) in the same process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from puzzlelab.watersort import is_solution, solve
+from puzzlelab.watersort.generate import random_deal
+from puzzlelab.watersort.study import load_corpus
+
+
+def timed(level, method, **kw):
+    """(solution, cpu seconds, wall seconds)."""
+    c0, w0 = time.process_time(), time.perf_counter()
+    sol = solve(level, method, **kw)
+    return sol, time.process_time() - c0, time.perf_counter() - w0
+
+
+def deal(n_colors: int, k: int, n_empty: int = 2):
+    """Deal k of the benchmark's seeded write-up deals."""
+    return random_deal(n_colors, n_empty, 4, np.random.default_rng([2026, n_colors, k]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer deals (smoke test)")
+    args = parser.parse_args()
+    n12, n8, n22 = (10, 3, 3) if args.quick else (100, 10, 20)
+    rows = []
+
+    corpus = load_corpus()
+    if corpus is None:
+        print("../shared is absent: skipping the corpus part")
+    else:
+        table = []
+        for entry, level in corpus:
+            sol, cpu, wall = timed(level, "optimal")
+            ok = (sol.length if sol.solved else None) == entry["optimal_pours"]
+            table.append((entry["name"], level.n_colors, ok, cpu, wall))
+        df = pd.DataFrame(table, columns=["level", "colours", "ok", "cpu", "wall"])
+        big = df[df.colours >= 12]
+        print(f"corpus: {df.ok.sum()}/{len(df)} optima matched")
+        print(big.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+        rows.append(("corpus, all levels (optimal)", len(df), df.cpu.sum(), df.wall.sum(), ""))
+        rows.append(
+            (
+                "corpus, 12-colour app levels: max per level",
+                len(big),
+                big.cpu.max(),
+                big.wall.max(),
+                "target <= 2 s",
+            )
+        )
+
+    ours_cpu = seed_cpu = ours_wall = seed_wall = 0.0
+    longer = shorter = equal = seed_failed = 0
+    extra = []
+    for k in range(n12):
+        level = deal(12, k)
+        a, ca, wa = timed(level, "optimal")
+        b, cb, wb = timed(level, "seed", max_expanded=200_000)
+        ours_cpu, ours_wall, seed_cpu, seed_wall = (
+            ours_cpu + ca,
+            ours_wall + wa,
+            seed_cpu + cb,
+            seed_wall + wb,
+        )
+        assert a.solved and is_solution(level, a.pours)
+        if not b.solved:
+            seed_failed += 1
+            continue
+        assert is_solution(level, b.pours)
+        longer += a.length > b.length
+        shorter += a.length < b.length
+        equal += a.length == b.length
+        extra.append(b.length - a.length)
+    print(
+        f"12 colours: ours longer {longer}, shorter {shorter}, equal {equal}, "
+        f"write-up failed {seed_failed}; write-up extra pours mean {np.mean(extra):.2f} "
+        f"max {max(extra)}"
+    )
+    rows.append((f"12-colour deals: optimal (ours), {n12} deals", n12, ours_cpu, ours_wall, ""))
+    rows.append(
+        (
+            f"12-colour deals: write-up A*, {n12} deals",
+            n12,
+            seed_cpu,
+            seed_wall,
+            f"ratio write-up/ours cpu {seed_cpu / ours_cpu:.1f}x",
+        )
+    )
+
+    bfs_cpu = ast_cpu = bfs_wall = ast_wall = 0.0
+    for k in range(n8):
+        level = deal(8, k)
+        a, ca, wa = timed(level, "optimal")
+        b, cb, wb = timed(level, "bfs")
+        assert a.length == b.length
+        ast_cpu, ast_wall, bfs_cpu, bfs_wall = (
+            ast_cpu + ca,
+            ast_wall + wa,
+            bfs_cpu + cb,
+            bfs_wall + wb,
+        )
+    rows.append((f"8-colour deals: optimal A*, {n8} deals", n8, ast_cpu, ast_wall, ""))
+    rows.append(
+        (
+            f"8-colour deals: BFS, {n8} deals",
+            n8,
+            bfs_cpu,
+            bfs_wall,
+            f"ratio BFS/A* cpu {bfs_cpu / ast_cpu:.0f}x",
+        )
+    )
+
+    worst_wall = worst_cpu = 0.0
+    verdicts: dict[str, int] = {}
+    for k in range(n22):
+        level = deal(22, k)
+        sol, c, w = timed(level, "greedy")
+        assert not sol.solved or is_solution(level, sol.pours)
+        verdicts[sol.verdict] = verdicts.get(sol.verdict, 0) + 1
+        worst_cpu, worst_wall = max(worst_cpu, c), max(worst_wall, w)
+    rows.append(
+        (
+            f"22-colour 24-tube deals: greedy, worst of {n22}",
+            n22,
+            worst_cpu,
+            worst_wall,
+            "target <= 5 s; " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())),
+        )
+    )
+
+    out = pd.DataFrame(rows, columns=["case", "n", "cpu_s", "wall_s", "note"])
+    print()
+    print(out.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
