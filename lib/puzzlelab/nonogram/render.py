@@ -1,0 +1,105 @@
+"""Pictures: a grid with its clues, the solving steps as small multiples, and an animation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.colors import ListedColormap
+
+from ..plotting import animate
+from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle
+from .solver import Step
+
+# index = cell + 1: EMPTY (-1) white, UNKNOWN (0) grey, FILLED (1) black
+CELL_COLOURS = ListedColormap(["#ffffff", "#c8c8c8", "#111111"])
+
+
+def as_cells(puzzle: Puzzle, grid: np.ndarray | None) -> np.ndarray:
+    """Any grid (None, bool solution or int8 partial) as int8 FILLED / EMPTY / UNKNOWN."""
+    if grid is None:
+        return np.full(puzzle.shape, UNKNOWN, dtype=np.int8)
+    g = np.asarray(grid)
+    if g.dtype == bool:
+        return np.where(g, FILLED, EMPTY).astype(np.int8)
+    return g.astype(np.int8)
+
+
+def _draw_cells(ax: plt.Axes, cells: np.ndarray) -> None:
+    """The cells as an image with thin cell lines and thicker lines every five cells."""
+    R, C = cells.shape
+    ax.imshow(cells + 1, cmap=CELL_COLOURS, vmin=0, vmax=2, interpolation="nearest")
+    for x in range(C + 1):
+        ax.vlines(x - 0.5, -0.5, R - 0.5, color="#888888", lw=1.2 if x % 5 == 0 else 0.4)
+    for y in range(R + 1):
+        ax.hlines(y - 0.5, -0.5, C - 0.5, color="#888888", lw=1.2 if y % 5 == 0 else 0.4)
+    ax.grid(False)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+def draw_puzzle(
+    puzzle: Puzzle,
+    grid: np.ndarray | None = None,
+    ax: plt.Axes | None = None,
+    title: str | None = None,
+    clues: bool = True,
+) -> plt.Axes:
+    """Draw a blank, partial or solved grid with row clues left and column clues on top."""
+    R, C = puzzle.shape
+    cells = as_cells(puzzle, grid)
+    row_w = max((len(c) for c in puzzle.rows), default=1) if clues else 0
+    col_h = max((len(c) for c in puzzle.cols), default=1) if clues else 0
+    if ax is None:
+        scale = 0.28
+        fig, ax = plt.subplots(
+            figsize=(max(3.0, (C + row_w * 0.9) * scale), max(3.0, (R + col_h * 0.8) * scale))
+        )
+    _draw_cells(ax, cells)
+    size = max(5.0, min(9.0, 160 / max(R + col_h, C + row_w)))
+    if clues:
+        for i, clue in enumerate(puzzle.rows):
+            text = " ".join(map(str, clue)) or "0"
+            ax.text(-0.8, i, text, ha="right", va="center", fontsize=size)
+        for j, clue in enumerate(puzzle.cols):
+            text = "\n".join(map(str, clue)) or "0"
+            ax.text(j, -0.8, text, ha="center", va="bottom", fontsize=size, linespacing=0.95)
+        ax.set_xlim(-0.5 - row_w * 0.9 - 0.5, C - 0.5)
+        ax.set_ylim(R - 0.5, -0.5 - col_h * 0.8 - 0.5)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def draw_steps(
+    puzzle: Puzzle, steps: Sequence[Step], ncols: int = 5, size: float = 1.6
+) -> plt.Figure:
+    """The solving steps as small multiples (one panel per pass, labelled with cells fixed)."""
+    n = len(steps)
+    nrows = (n + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(ncols * size, nrows * (size + 0.3)))
+    axes = np.atleast_1d(axes).ravel()
+    for ax, step in zip(axes, steps, strict=False):
+        _draw_cells(ax, as_cells(puzzle, step.grid))
+        extra = f"\n+{step.fixed} cells" if step.fixed else ""
+        ax.set_title(step.label + extra, fontsize=8)
+    for ax in axes[n:]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def animate_steps(puzzle: Puzzle, steps: Sequence[Step], interval_ms: int = 500):
+    """An animation of the steps with the clues shown (use plotting.to_html or save_gif)."""
+    ax = draw_puzzle(puzzle, steps[0].grid)
+    fig = ax.figure
+    image = ax.images[0]
+
+    def draw(i: int) -> None:
+        image.set_data(as_cells(puzzle, steps[i].grid) + 1)
+        ax.set_title(steps[i].label, fontsize=9)
+
+    return animate(fig, draw, len(steps), interval_ms=interval_ms)

@@ -1,0 +1,302 @@
+"""Nonogram puzzles, readers/writers, line solvers and the solver on small cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError, TooLargeError
+from puzzlelab.nonogram import (
+    EMPTY,
+    FILLED,
+    UNKNOWN,
+    Puzzle,
+    arrangements,
+    count_arrangements,
+    format_non,
+    format_writeup_csv,
+    from_grid,
+    is_line_solvable,
+    is_solution,
+    line_clue,
+    line_solve,
+    line_solve_enumerate,
+    line_solve_reference,
+    parse_nin,
+    parse_non,
+    parse_writeup_csv,
+    read_puzzle,
+    solve,
+    solve_steps,
+    solve_writeup,
+    write_non,
+)
+from puzzlelab.nonogram.study import (
+    exhaustive_counts,
+    exhaustive_counts_reference,
+    random_study,
+    wilson,
+)
+from puzzlelab.paths import data_dir
+
+# the issue's listing of the write-up's 20x20 example
+WRITEUP_ROWS = (
+    "3|5|3 1|2 1|3 3 4|2 2 7|6 1 1|4 2 2|1 1|3 1|6|2 7|6 3 1|1 2 2 1 1|4 1 1 3"
+    "|4 2 2|3 3 1|3 3|3|2 1"
+)
+WRITEUP_COLS = (
+    "2|1 2|2 3|2 3|3 1 1|2 1 1|1 1 1 2 2|1 1 3 1 3|2 6 4|3 3 9 1|5 3 2|3 1 2 2|2 1 7|3 3 2|2 4"
+    "|2 1 2|2 2 1|2 2|1|1"
+)
+
+
+def clues(text: str) -> list[list[int]]:
+    """'3 1|2' -> [[3, 1], [2]] (the issue's listing)."""
+    return [[int(v) for v in part.split()] for part in text.split("|")]
+
+
+# ------------------------------------------------------------------- puzzle and formats
+
+
+def test_writeup_csv_is_the_issue_puzzle():
+    p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
+    assert p.shape == (20, 20)
+    assert p == Puzzle(clues(WRITEUP_ROWS), clues(WRITEUP_COLS))
+
+
+def test_writeup_puzzle_is_solved_and_unique():
+    p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
+    res = solve(p)
+    assert res.status == "unique"
+    assert is_solution(p, res.solution)
+    assert not res.line_solvable  # line logic stalls; probing finishes it
+    baseline = solve_writeup(p)
+    assert baseline.status == "solved"
+    assert np.array_equal(baseline.grid == FILLED, res.solution)
+
+
+def test_validation_names_the_line():
+    with pytest.raises(InvalidPuzzleError, match="row 2: clue 3 2 needs 6 cells"):
+        Puzzle([[1], [3, 2]], [[1]] * 5)
+    with pytest.raises(InvalidPuzzleError, match="column 1"):
+        Puzzle([[1], [1]], [[1, 1, 1], [1]])
+    with pytest.raises(InvalidPuzzleError, match="row clues fill 2 cells but column clues fill 1"):
+        Puzzle([[1], [1]], [[1], []])
+    with pytest.raises(InvalidPuzzleError, match="empty puzzle"):
+        Puzzle([], [])
+    with pytest.raises(InvalidPuzzleError, match="row 1"):
+        Puzzle([[-1]], [[1]])
+
+
+def test_zero_means_empty_line():
+    assert Puzzle([[0], [1]], [[1], [0]]).rows == ((), (1,))
+
+
+def test_parse_errors():
+    with pytest.raises(ParseError, match="missing"):
+        parse_non("width 2\nheight 2\nrows\n1\n1\n")
+    with pytest.raises(ParseError, match="before width"):
+        parse_non("rows\n1\n")
+    with pytest.raises(ParseError, match="goal has 3 cells"):
+        parse_non('width 2\nheight 1\nrows\n2\ncolumns\n1\n1\ngoal "111"\n')
+    with pytest.raises(ParseError, match=".nin line 1"):
+        parse_nin("2\n1\n1\n")
+    with pytest.raises(ParseError, match="clue lines"):
+        parse_nin("2 2\n1\n1\n1\n")
+    with pytest.raises(ParseError, match="line 2"):
+        parse_writeup_csv("2\nx\n1\n1\n1\n")
+    with pytest.raises(ParseError):
+        parse_writeup_csv("")
+    assert issubclass(ParseError, PuzzleError)
+
+
+def test_nin_ignores_repeats_and_accepts_zero():
+    p = parse_nin("2 2\n1\n0\n1\n0\n2 2\n9\n9\n9\n9\n")
+    assert p.rows == ((1,), ()) and p.cols == ((1,), ())
+
+
+def test_non_blank_and_zero_lines_goal_and_metadata():
+    text = 'title "T"\nby "me"\nwidth 3\nheight 2\n\nrows\n\n2\n\ncolumns\n1\n0\n1\ngoal "000101"\n'
+    p = parse_non(text)
+    assert p.rows == ((), (2,)) and p.cols == ((1,), (), (1,))
+    assert p.title == "T" and p.meta["by"] == "me"
+    assert p.goal.tolist() == [[False, False, False], [True, False, True]]
+    assert not is_solution(p, p.goal)  # this goal does not match the clues (row 2 is 1 1)
+    assert solve(p).status == "none"
+    assert parse_non(format_non(p)) == p
+
+
+def test_non_roundtrip_file(tmp_path):
+    p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
+    path = write_non(p, tmp_path / "w.non")
+    assert read_puzzle(path) == p
+    assert parse_writeup_csv(format_writeup_csv(p)) == p
+
+
+def test_unknown_extension(tmp_path):
+    (tmp_path / "a.txt").write_text("1\n")
+    with pytest.raises(ParseError, match="unknown puzzle format"):
+        read_puzzle(tmp_path / "a.txt")
+
+
+grids = st.integers(1, 7).flatmap(
+    lambda r: st.integers(1, 7).flatmap(
+        lambda c: st.lists(st.lists(st.booleans(), min_size=c, max_size=c), min_size=r, max_size=r)
+    )
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(grids)
+def test_from_grid_is_solved_to_a_grid_with_the_same_clues(g):
+    grid = np.array(g, dtype=bool)
+    p = from_grid(grid)
+    assert is_solution(p, grid)
+    res = solve(p)
+    assert res.status in ("unique", "multiple")
+    for s in res.solutions:
+        assert from_grid(s) == p
+    if res.status == "unique":
+        assert np.array_equal(res.solution, grid)
+    else:
+        assert not np.array_equal(res.solutions[0], res.solutions[1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(grids)
+def test_formats_roundtrip(g):
+    p = from_grid(np.array(g, dtype=bool))
+    assert parse_non(format_non(p)) == p
+    assert parse_writeup_csv(format_writeup_csv(p)) == p
+
+
+# ------------------------------------------------------------------------ line solvers
+
+
+def test_count_arrangements_matches_enumeration():
+    for clue, n in [((), 4), ((1,), 5), ((2, 1), 7), ((1, 1, 1), 9), ((3, 3), 6)]:
+        arrs = list(arrangements(clue, n))
+        assert len(arrs) == count_arrangements(clue, n)
+        assert all(line_clue(a == FILLED) == clue for a in arrs)
+        assert len({a.tobytes() for a in arrs}) == len(arrs)
+    assert count_arrangements((5,), 4) == 0
+
+
+def test_line_solver_textbook_cases():
+    # the overlap rule: a 7 in 10 cells fixes the middle 4
+    assert line_solve((7,), n=10).tolist() == [0, 0, 0, 1, 1, 1, 1, 0, 0, 0]
+    assert line_solve((), n=3).tolist() == [EMPTY] * 3
+    assert line_solve((3,), n=3).tolist() == [FILLED] * 3
+    assert line_solve((1,), [FILLED, UNKNOWN, UNKNOWN]).tolist() == [1, -1, -1]
+    assert line_solve((2,), [EMPTY, UNKNOWN, FILLED, EMPTY]).tolist() == [-1, 1, 1, -1]
+    assert line_solve((2,), [EMPTY, FILLED, EMPTY, UNKNOWN]) is None
+    assert line_solve((1, 1), [UNKNOWN, FILLED, UNKNOWN]) is None
+
+
+lines = st.integers(1, 12).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(1, 4), max_size=4),
+        st.lists(st.sampled_from([FILLED, EMPTY, UNKNOWN, UNKNOWN]), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines)
+def test_dp_line_solver_agrees_with_enumeration(case):
+    clue, cells = tuple(case[0]), np.array(case[1], dtype=np.int8)
+    slow = line_solve_enumerate(clue, cells)
+    ref = line_solve_reference(clue, cells)
+    fast = line_solve(clue, cells)
+    if slow is None:
+        assert ref is None and fast is None
+    else:
+        assert np.array_equal(slow, ref) and np.array_equal(slow, fast)
+        assert np.all(slow[cells != UNKNOWN] == cells[cells != UNKNOWN])
+
+
+def test_enumeration_explodes():
+    # a clue of ten 1s in 60 cells: C(51, 10) arrangements, too many to list
+    with pytest.raises(TooLargeError, match="arrangements"):
+        line_solve_enumerate((1,) * 10, n=60)
+    assert line_solve((1,) * 10, n=60).tolist() == [UNKNOWN] * 60
+
+
+# ------------------------------------------------------------------------------ solver
+
+
+def test_verdicts_on_tiny_puzzles():
+    checker = Puzzle([[1], [1]], [[1], [1]])  # two diagonals
+    res = solve(checker)
+    assert res.status == "multiple" and len(res.solutions) == 2
+    assert res.kind == "MULT" and not res.line_solvable
+    with pytest.raises(InvalidPuzzleError):
+        solve(checker, max_solutions=0)
+    assert solve(checker, max_solutions=1).status == "found"
+    # totals agree (2 = 2) but row 1 needs both cells while column 2 must stay empty
+    none = Puzzle([[2], [0]], [[2], [0]])
+    assert solve(none).status == "none" and solve(none).kind == "NONE"
+    # the write-up stops when every line has one arrangement left, without a cross-check
+    assert solve_writeup(none).status in ("none", "stuck")
+
+
+def test_probing_off_gives_the_same_verdicts():
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        p = from_grid(rng.random((6, 7)) < 0.5)
+        a, b = solve(p), solve(p, probing=False)
+        assert a.status == b.status and a.line_solvable == b.line_solvable
+        if a.status == "unique":
+            assert np.array_equal(a.solution, b.solution)
+
+
+def test_is_line_solvable_and_steps():
+    full = from_grid(np.ones((3, 4), dtype=bool))
+    assert is_line_solvable(full)
+    steps = solve_steps(full)
+    assert [s.label for s in steps] == ["blank", "pass 1 rows"]
+    assert np.all(steps[-1].grid == FILLED)
+    p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
+    res = solve(p)
+    steps = solve_steps(p, res)
+    assert steps[0].label == "blank" and np.all(steps[0].grid == UNKNOWN)
+    assert steps[-1].label == "search (unique)"
+    assert np.array_equal(steps[-1].grid == FILLED, res.solution)
+    assert is_line_solvable(p) == res.line_solvable
+    assert sum(s.fixed for s in steps) == 400
+
+
+def test_max_nodes_gives_limit():
+    rng = np.random.default_rng(0)
+    grid = rng.random((12, 12)) < 0.5
+    res = solve(from_grid(grid), probing=False, max_nodes=1)
+    assert res.status in ("limit", "unique")  # line logic may finish without a node
+
+
+# ------------------------------------------------------------------------- random study
+
+
+def test_exhaustive_counts_small_sizes_agree_with_reference():
+    for shape in [(2, 2), (2, 3), (3, 3)]:
+        assert exhaustive_counts(shape, progress=False) == exhaustive_counts_reference(shape)
+
+
+def test_exhaustive_unique_counts_match_oeis():
+    # OEIS A242876: n x n grids determined by their clues: 14, 384, 52362 for n = 2, 3, 4
+    assert exhaustive_counts((3, 3), progress=False).unique == 384
+    c4 = exhaustive_counts((4, 4), progress=False)
+    assert (c4.grids, c4.unique) == (65536, 52362)
+    assert c4.line_solvable <= c4.unique
+    with pytest.raises(TooLargeError):
+        exhaustive_counts((6, 6))
+
+
+def test_random_5x5_sample_brackets_published_fractions():
+    df = random_study((5, 5), [0.5], n_samples=400, seed=1, progress=False)
+    row = df.iloc[0]
+    # 25,309,575 / 2^25 unique and 24,976,511 / 2^25 line-solvable (published, exhaustive)
+    assert row.unique_lo <= 25_309_575 / 2**25 <= row.unique_hi
+    assert row.line_lo <= 24_976_511 / 2**25 <= row.line_hi
+    assert wilson(0, 0) == (0.0, 1.0)

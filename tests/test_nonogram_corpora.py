@@ -1,0 +1,47 @@
+"""Every puzzle of ../shared/corpora/nonogram gets the class in its expected.tsv."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from conftest import require_shared
+
+from puzzlelab.nonogram import is_solution, solve
+from puzzlelab.nonogram.study import CORPORA, load_corpus
+
+EXPECTED_COUNTS = {
+    "mikix": {"LINE": 39},
+    "jwilk": {"LINE": 139, "BRANCH": 8, "MULT": 4},
+    "webpbn": {"LINE": 5, "BRANCH": 5},
+}
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_corpus_classes(name):
+    require_shared("corpora", "nonogram", name, "expected.tsv")
+    entries = load_corpus(name)
+    assert Counter(e.expected for e in entries) == Counter(EXPECTED_COUNTS[name])
+    wrong = []
+    for e in entries:
+        res = solve(e.puzzle, max_solutions=2)
+        if res.kind != e.expected:
+            wrong.append((e.file, e.expected, res.kind))
+        assert all(is_solution(e.puzzle, s) for s in res.solutions), e.file
+        if res.status == "multiple":
+            assert len(res.solutions) == 2
+            assert not np.array_equal(res.solutions[0], res.solutions[1]), e.file
+        if e.puzzle.goal is not None and res.status == "unique":
+            assert np.array_equal(res.solution, e.puzzle.goal), e.file
+    assert wrong == []
+
+
+def test_forever_needs_search_and_is_unique():
+    require_shared("corpora", "nonogram", "webpbn")
+    (forever,) = [e for e in load_corpus("webpbn") if "06574" in e.file]
+    res = solve(forever.puzzle)
+    assert (res.status, res.line_solvable) == ("unique", False)
+    assert res.guesses > 0 and res.probes > 0
+    # plain DFS without probing stays bounded: it must give up at the node limit, not hang
+    assert solve(forever.puzzle, probing=False, max_nodes=200).status == "limit"
