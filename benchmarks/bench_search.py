@@ -1,0 +1,199 @@
+"""Optimal sliding-puzzle search: 6-6-3 pattern databases on Korf's 100, and `slidingpuzzle`.
+
+Run: `make bench` (or `.venv/bin/python benchmarks/bench_search.py [--quick]`).
+
+1. Builds the 6-6-3 additive databases from scratch (no cache) and times the build.
+2. Solves all 100 of Korf's 15-puzzles with the numba IDA* (reflected lookup); every length
+   must equal the published optimum. Reference (Felner, Korf & Hanan 2004, in C): 617,555
+   nodes per instance for 6-6-3 and 36,710 for 7-8, both with the reflected lookup.
+3. Compares with the `slidingpuzzle` package from PyPI (benchmark-only dependency) in the
+   same process: its A* (default heuristic: linear conflict) on seeded random 3x3 boards
+   against ours, and its IDA* on the easiest 15-puzzles it can finish within a time limit
+   (each in a child process that is stopped at the limit).
+
+Wall times on a shared machine swing 2-5x; CPU time (time.process_time) is printed beside
+them and the comparisons are ratios measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import time
+
+import numpy as np
+import pandas as pd
+
+from puzzlelab.sliding import distance_table, solved_state
+from puzzlelab.sliding.experiments import KORF_GOAL, KORF_SHAPE, korf_instances, solve_korf
+from puzzlelab.sliding.pdb import ida_star, pattern_database
+from puzzlelab.sliding.solve import solve
+
+
+def clock():
+    """(wall, cpu) now."""
+    return time.perf_counter(), time.process_time()
+
+
+def since(t):
+    """(wall, cpu) seconds since `t`."""
+    return time.perf_counter() - t[0], time.process_time() - t[1]
+
+
+def to_blank_last(state: tuple[int, ...]) -> list[int]:
+    """A Korf board (goal 0 1 ... 15) turned half a turn and relabelled t -> 16 - t.
+
+    The half turn maps Korf's goal onto 1 2 ... 15 _ (slidingpuzzle's goal) and moves onto
+    moves, so the optimal length is unchanged.
+    """
+    return [0 if t == 0 else 16 - t for t in reversed(state)]
+
+
+def _sp_child(flat, h, w, alg, queue):
+    """Run slidingpuzzle in a child process and report (length, expanded, wall, cpu)."""
+    import slidingpuzzle as sp
+
+    t = clock()
+    res = sp.search(sp.from_iter(h, w, flat), alg)
+    wall, cpu = since(t)
+    queue.put((len(res.solution), res.expanded, wall, cpu))
+
+
+def sp_solve(flat, h, w, alg, limit):
+    """slidingpuzzle on one board in a child process; None when it exceeds `limit` seconds."""
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_sp_child, args=(flat, h, w, alg, queue))
+    proc.start()
+    proc.join(limit)
+    if proc.is_alive():
+        proc.terminate()
+        proc.join()
+        return None
+    return queue.get()
+
+
+def build_and_solve_all(instances: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
+    """Build 6-6-3 without cache, then solve every instance; (summary, per-instance rows)."""
+    t = clock()
+    db = pattern_database(KORF_SHAPE, KORF_GOAL, "6-6-3", cache=False, progress=True)
+    build_wall, build_cpu = since(t)
+    ida_star(db, instances.state.iloc[0])  # compile / load the kernel outside the timing
+    t = clock()
+    runs = solve_korf(db, instances, progress=True)
+    wall, cpu = since(t)
+    ok = bool((runs.length == runs.optimal_length).all() and runs.valid.all())
+    summary = {
+        "instances": len(runs),
+        "all optimal": ok,
+        "build wall s": round(build_wall, 1),
+        "build cpu s": round(build_cpu, 1),
+        "solve wall s": round(wall, 2),
+        "solve cpu s": round(cpu, 2),
+        "mean expanded": round(runs.expanded.mean()),
+        "mean generated": round(runs.generated.mean()),
+        "median generated": round(runs.generated.median()),
+        "max generated": int(runs.generated.max()),
+        "Felner 6-6-3 nodes": 617_555,
+    }
+    return summary, runs, db
+
+
+def compare_3x3(n: int, seed: int) -> pd.DataFrame:
+    """Ours (A* + linear conflict in Python; numba IDA* + 4-4 databases) vs slidingpuzzle A*."""
+    import slidingpuzzle as sp
+
+    shape, goal = (3, 3), solved_state((3, 3))
+    table = distance_table(shape, goal)
+    boards = table.states(np.random.default_rng(seed).choice(table.depths.size, n, replace=False))
+    solve(boards[0], goal, shape, "idastar", "pdb", progress=False)  # warm up the kernels
+    rows = []
+    for name, fn in [
+        (
+            "puzzlelab A* + linear conflict",
+            lambda b: solve(b, goal, shape, "astar", "linear_conflict").length,
+        ),
+        (
+            "puzzlelab IDA* + 4-4 PDB (numba)",
+            lambda b: solve(b, goal, shape, "idastar", "pdb").length,
+        ),
+        (
+            "slidingpuzzle A* (linear conflict)",
+            lambda b: len(sp.search(sp.from_iter(3, 3, b), "a*").solution),
+        ),
+    ]:
+        t = clock()
+        lengths = [fn(b) for b in boards]
+        wall, cpu = since(t)
+        optimal = sum(int(L == table.distance(b)) for L, b in zip(lengths, boards, strict=True))
+        rows.append(
+            {
+                "solver": name,
+                "boards": n,
+                "optimal": optimal,
+                "wall s/board": wall / n,
+                "cpu s/board": cpu / n,
+            }
+        )
+    out = pd.DataFrame(rows)
+    base = out.loc[out.solver.str.startswith("slidingpuzzle"), "cpu s/board"].iloc[0]
+    out["speed-up vs slidingpuzzle (cpu)"] = (base / out["cpu s/board"]).round(1)
+    return out
+
+
+def compare_4x4(db, instances: pd.DataFrame, limit: float, tries: int) -> pd.DataFrame:
+    """slidingpuzzle IDA* on the easiest 15-puzzles (time limit each) vs our numba IDA*."""
+    rows = []
+    for r in instances.head(tries).itertuples():
+        t = clock()
+        ours = ida_star(db, r.state)
+        wall, cpu = since(t)
+        theirs = sp_solve(to_blank_last(r.state), 4, 4, "ida*", limit)
+        row = {
+            "id": r.id,
+            "optimal": r.optimal_length,
+            "puzzlelab length": ours.length,
+            "puzzlelab wall s": round(wall, 4),
+            "puzzlelab cpu s": round(cpu, 4),
+            "slidingpuzzle length": None if theirs is None else theirs[0],
+            "slidingpuzzle expanded": None if theirs is None else theirs[1],
+            "slidingpuzzle wall s": f"> {limit:g}" if theirs is None else round(theirs[2], 2),
+            "slidingpuzzle cpu s": None if theirs is None else round(theirs[3], 2),
+        }
+        if theirs is not None:
+            row["speed-up (cpu)"] = round(theirs[3] / max(cpu, 1e-6))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def main() -> None:
+    """Run everything and print the tables."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="10 Korf instances, 5 3x3 boards")
+    parser.add_argument(
+        "--limit", type=float, default=120.0, help="seconds per slidingpuzzle 4x4 run"
+    )
+    args = parser.parse_args()
+    pd.set_option("display.width", 200)
+    korf = korf_instances(10 if args.quick else None)
+
+    print("== 6-6-3 additive pattern databases + reflection, numba IDA*, Korf's instances")
+    summary, runs, db = build_and_solve_all(korf)
+    for k, v in summary.items():
+        print(f"  {k:20} {v}")
+    assert summary["all optimal"], "a Korf instance was not solved optimally"
+    hardest = runs.sort_values("generated").tail(3)[
+        ["id", "optimal_length", "generated", "seconds"]
+    ]
+    print("  hardest three:\n" + hardest.to_string(index=False))
+
+    print("\n== 3x3: random boards, time per board (same process)")
+    print(compare_3x3(5 if args.quick else 30, seed=0).to_string(index=False))
+
+    print(f"\n== 4x4: easiest Korf instances, slidingpuzzle IDA* limited to {args.limit:g} s each")
+    easiest = korf_instances(3)
+    print(compare_4x4(db, easiest, args.limit, tries=3).to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()
