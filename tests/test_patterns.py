@@ -497,3 +497,33 @@ def test_csv_round_trip_property(rows):
     back = parse_samples(format_samples(df))
     assert back["pattern"].tolist() == df["pattern"].tolist()
     assert back["picture"].tolist() == df["picture"].tolist()
+
+
+@pytest.mark.parametrize("seed,size,pool", [(0, 500, 80), (1, 80, 70), (2, 150, 40)])
+def test_mixture_search_finds_the_profile_maximum(seed, size, pool):
+    """Bracketing + bisection land on the grid argmax and the likelihood-ratio interval."""
+    from scipy import special
+
+    from puzzlelab.patterns import _nb_profile
+
+    weights = np.random.default_rng(seed).dirichlet(np.full(pool, 3.0))
+    draws = np.random.default_rng(seed + 10).choice(pool, size=size, p=weights)
+    counts = np.bincount(draws)
+    counts = counts[counts > 0]
+    values, mult = np.unique(counts, return_counts=True)
+    d = len(counts)
+    grid = np.arange(d, d + 600)
+    prof = np.array(
+        [
+            _nb_profile(values, mult, N, 1e4)[0]
+            + special.gammaln(N + 1)
+            - special.gammaln(N - d + 1)
+            for N in grid
+        ]
+    )
+    est = mixture_pool_size(counts)
+    assert est.mle == grid[np.argmax(prof)]
+    inside = grid[prof.max() - prof <= stats.chi2.ppf(0.95, 1) / 2]
+    assert est.low == inside.min()
+    if inside.max() < grid[-1]:
+        assert est.high == inside.max()

@@ -393,6 +393,14 @@ def estimate_pool_size(n_samples: int, n_distinct: int, confidence: float = 0.95
     )
 
 
+def _bracket(pred, start: int, limit: int) -> int:
+    """An upper end where a monotone predicate holds: start + 1, 2, 4, ... (capped at limit)."""
+    step = 1
+    while start + step < limit and not pred(start + step):
+        step *= 2
+    return min(start + step, limit)
+
+
 def _first_true(pred, lo: int, hi: int) -> int:
     """Smallest integer in [lo, hi] where a monotone predicate (False..True) holds; pred(hi)."""
     while lo < hi:
@@ -929,25 +937,25 @@ def mixture_pool_size(
             cache[N] = (ll + special.gammaln(N + 1) - special.gammaln(N - d + 1), k, mu)
         return cache[N][0]
 
-    # climb from D to the maximum (the profile is unimodal in practice), then walk both ways
-    N, limit = d, max(10 * d, d + 1000)
-    while N < limit and profile(N + 1) >= profile(N):
-        N += 1
-    best = N
+    # the profile is unimodal in N: bracket by doubling, then bisect (a few dozen fits)
+    limit = max(100 * d, d + 10_000)
+
+    def falling(N: int) -> bool:
+        return profile(N + 1) < profile(N)
+
+    best = _first_true(falling, d, _bracket(falling, d, limit))
     if best >= limit:
         return MixtureEstimate(
             math.inf, float(d), math.inf, math.nan, math.nan, math.nan, n, d, confidence
         )
     top = profile(best)
-    low = best
-    while low > d and top - profile(low - 1) <= cutoff:
-        low -= 1
-    high = best
-    while top - profile(high + 1) <= cutoff:
-        high += 1
-        if high >= limit:
-            high = math.inf
-            break
+    low = _first_true(lambda N: top - profile(N) <= cutoff, d, best)
+
+    def outside(N: int) -> bool:
+        return top - profile(N) > cutoff
+
+    end = _bracket(outside, best, limit)
+    high = math.inf if not outside(end) else _first_true(outside, best, end) - 1
     _, k, mu = cache[best]
     return MixtureEstimate(
         float(best),
