@@ -69,3 +69,17 @@ def test_openings_are_seeded_and_picture_weights_work():
     skew = sample_openings(pool, 3000, picture_weights=[1, 0.2, 1, 1, 1, 1], seed=1)
     share = (skew["picture"] == 2).mean()
     assert 0.02 < share < 0.06  # 0.2 / 5.2 = 3.8 %
+
+
+def test_bad_options_are_refused():
+    """Negative counts, zero concentration and mismatched picture weights raise clearly."""
+    pool = make_pool(5)
+    with pytest.raises(InvalidPuzzleError, match="concentration"):
+        make_pool(5, concentration=0)
+    with pytest.raises(InvalidPuzzleError, match="n_openings"):
+        sample_openings(pool, -1)
+    with pytest.raises(InvalidPuzzleError, match="picture_weights"):
+        sample_openings(pool, 10, picture_weights=[1, 1, 1])
+    with pytest.raises(InvalidPuzzleError, match="picture_weights"):
+        sample_openings(pool, 10, picture_weights=[0] * 6)
+    assert len(sample_openings(pool, 0)) == 0

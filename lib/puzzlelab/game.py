@@ -56,6 +56,8 @@ def make_pool(
 
     if n_patterns < 1:
         raise InvalidPuzzleError(f"a pool needs at least one pattern, not {n_patterns}")
+    if not concentration > 0:
+        raise InvalidPuzzleError(f"the Dirichlet concentration must be > 0, not {concentration}")
     table = distance_table(GAME_SHAPE, GAME_GOAL, cache=False, progress=False)
     band = np.flatnonzero((table.depths >= min_moves) & (table.depths <= max_moves))
     if len(band) < n_patterns:
@@ -78,9 +80,18 @@ def sample_openings(
     seed: int = 0,
 ) -> pd.DataFrame:
     """Simulate `n_openings` openings: columns opening, picture (1-based), state, pattern."""
+    if n_openings < 0 or n_pictures < 1:
+        raise InvalidPuzzleError(
+            f"need n_openings >= 0 and n_pictures >= 1, not {n_openings} and {n_pictures}"
+        )
     rng = np.random.default_rng(seed)
     pw = np.full(n_pictures, 1.0 / n_pictures) if picture_weights is None else picture_weights
-    pw = np.asarray(pw, dtype=float) / np.sum(pw)
+    pw = np.asarray(pw, dtype=float)
+    if pw.shape != (n_pictures,) or np.any(pw < 0) or not pw.sum() > 0:
+        raise InvalidPuzzleError(
+            f"picture_weights must be {n_pictures} non-negative numbers with a positive sum"
+        )
+    pw = pw / pw.sum()
     idx = rng.choice(len(pool), size=n_openings, p=pool.weights)
     pictures = rng.choice(n_pictures, size=n_openings, p=pw) + 1
     states = [pool.states[i] for i in idx]
