@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..errors import PuzzleError
 from .extract import open_video

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..errors import ParseError, PuzzleError
 from ..game import GAME_GOAL
@@ -130,39 +130,45 @@ def change_box(thumb: np.ndarray, background: np.ndarray, level: float = 20.0):
     return x, x + w, y, y + h
 
 
+def quick_score(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> float:
+    """A cheap stand-in for the assignment score: best picture's mean of per-tile best cells."""
+    cells = sample_cells(frame, rect, int(round(np.sqrt(templates.shape[2]))))
+    if cells is None:
+        return -1.0
+    return float((templates @ cells.T).max(axis=2).mean(axis=1).max())
+
+
 def locate_board(
     frame: np.ndarray, box: tuple[int, int, int, int], templates: np.ndarray
 ) -> Reading | None:
     """Search board rectangles inside a changed region (thumbnail box); best reading or None."""
-    h, w = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    h, w = grey.shape
     sx, sy = w / THUMB[0], h / THUMB[1]
     x0, x1, y0, y1 = box[0] * sx, box[1] * sx, box[2] * sy, box[3] * sy
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     s0 = min(x1 - x0, y1 - y0)
-    best = None
-    for k in np.linspace(0.60, 1.10, 21):  # the board lies within a frame of unknown width
-        s = s0 * k
-        for dx in (-0.08, 0.0, 0.08):
-            for dy in (-0.08, 0.0, 0.08):
-                r = read_board(frame, (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s), templates)
-                if r is not None and (best is None or r.score > best.score):
-                    best = r
-    if best is None:
+    candidates = [  # the board lies within a frame of unknown width
+        (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
+        for s in s0 * np.linspace(0.60, 1.10, 21)
+        for dx in (-0.08, 0.0, 0.08)
+        for dy in (-0.08, 0.0, 0.08)
+    ]
+    scores = [quick_score(grey, r, templates) for r in candidates]
+    best_rect, best = candidates[int(np.argmax(scores))], max(scores)
+    if best < 0:
         return None
-    step = max(1.0, best.rect[2] / 90)
+    step = max(1.0, best_rect[2] / 90)
+    moves = [(dx, dy, ds) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for ds in (-1, 0, 1)]
     for _ in range(40):  # hill-climb on position and size
-        x, y, s = best.rect
-        moves = [(dx, dy, ds) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for ds in (-1, 0, 1)]
-        cands = [
-            read_board(frame, (x + dx * step, y + dy * step, s + ds * step), templates)
-            for dx, dy, ds in moves
-            if (dx, dy, ds) != (0, 0, 0)
-        ]
-        top = max((c for c in cands if c is not None), key=lambda c: c.score, default=None)
-        if top is None or top.score <= best.score + 1e-6:
+        x, y, s = best_rect
+        near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
+        near_scores = [quick_score(grey, r, templates) for r in near]
+        k = int(np.argmax(near_scores))
+        if near_scores[k] <= best + 1e-6:
             break
-        best = top
-    return best
+        best_rect, best = near[k], near_scores[k]
+    return read_board(grey, best_rect, templates)
 
 
 @dataclass

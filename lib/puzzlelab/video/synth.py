@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..errors import InvalidPuzzleError, PuzzleError
 from ..game import PatternPool, make_pool, sample_openings
