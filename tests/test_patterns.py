@@ -527,3 +527,19 @@ def test_mixture_search_finds_the_profile_maximum(seed, size, pool):
     assert est.low == inside.min()
     if inside.max() < grid[-1]:
         assert est.high == inside.max()
+
+
+def test_reads_the_video_studys_samples_file(tmp_path):
+    """The file notebook 03 writes (puzzlelab.video.evaluate.write_samples) reads back here."""
+    evaluate = pytest.importorskip("puzzlelab.video.evaluate")
+    samples = sample_openings(make_pool(), 25, seed=4)
+    path = evaluate.write_samples(samples, tmp_path / "samples.csv")
+    back = read_samples(path)
+    assert back["pattern"].tolist() == samples["pattern"].tolist()
+    assert back["picture"].tolist() == samples["picture"].tolist()
+
+
+def test_missing_file_is_a_parse_error(tmp_path):
+    """A missing samples file says where it looked."""
+    with pytest.raises(ParseError, match="no such samples file"):
+        read_samples(tmp_path / "absent.csv")
