@@ -201,6 +201,7 @@ def test_fast_successors_match_reference(level):
     tubes, _ = encode(level)
     state = canonical(tubes)
     problem = WaterSortProblem(level)
+    assert problem.h(state) == lower_bound(level)  # fast bound == the obvious one
     pairs = expand(state, level.capacity, problem.h(state), problem._h)  # noqa: SLF001
     assert {c for c, _ in pairs} - {state} == children_reference(state, level.capacity)
     for child, h in pairs:

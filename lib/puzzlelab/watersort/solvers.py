@@ -137,69 +137,87 @@ def expand(state: Code, cap: int, hs: int = 0, bound: _Bound | None = None) -> l
     Destinations are looked up by top colour (plus the first empty tube), so a position costs
     time in proportion to its tubes and successors rather than to all tube pairs.
     """
-    n = len(state)
-    groups: dict[int, list] = {}  # top colour -> [first, second] indices of destination groups
+    groups: dict[int, list] = {}  # top colour -> [first, twin] indices of destination groups
     empty = -1
     prev = None
-    for j in range(n):
-        d = state[j]
+    j = -1
+    for d in state:
+        j += 1
         if d == prev:
-            if d and len(d) < cap and groups[d[-1]][-1][1] < 0:
-                groups[d[-1]][-1][1] = j  # a twin, used only when the first one is the source
+            if d and len(d) < cap:
+                group = groups[d[-1]][-1]
+                if group[1] < 0:
+                    group[1] = j  # a twin, used only when the first one is the source
             continue
         prev = d
         if not d:
             empty = j
         elif len(d) < cap:
-            groups.setdefault(d[-1], []).append([j, -1])
+            lst = groups.get(d[-1])
+            if lst is None:
+                groups[d[-1]] = [[j, -1]]
+            else:
+                lst.append([j, -1])
+    out: list = []
+    if not groups and empty < 0:
+        return out
     if bound is not None:
-        runs = bound.runs
-        bottoms = Counter(t[0] for t in state if t)
-        need = bound.need
-    out = []
+        runs, need, tube_runs = bound.runs, bound.need, bound.tube_runs
+    bottoms = None
     prev = None
-    for i in range(n):
-        s = state[i]
+    i = -1
+    for s in state:
+        i += 1
         if not s or s == prev:
             prev = s
             continue
         prev = s
         c = s[-1]
+        grp = groups.get(c)
+        if grp is None and empty < 0:
+            continue
         top = s[-1:]
         rest = s.rstrip(top)
+        if grp is None and not rest:
+            continue
         run = len(s) - len(rest)
         targets = []
-        for first, second in groups.get(c, ()):
-            j = second if first == i else first
-            if j >= 0:
-                targets.append(j)
+        if grp is not None:
+            for first, twin in grp:
+                jj = twin if first == i else first
+                if jj >= 0:
+                    targets.append(jj)
         if empty >= 0 and rest:
             targets.append(empty)
-        for j in targets:
-            d = state[j]
+        for jj in targets:
+            d = state[jj]
             free = cap - len(d)
             k = run if run < free else free
             ns = s[: len(s) - k]
             nd = d + top * k
             new = list(state)
             new[i] = ns
-            new[j] = nd
+            new[jj] = nd
             new.sort()
             child = tuple(new)
             if bound is None:
                 out.append((child, 0))
                 continue
-            hc = hs
-            for t, sign in ((ns, 1), (nd, 1), (s, -1), (d, -1)):
-                r = runs.get(t)
-                if r is None:
-                    r = bound.tube_runs(t)
-                hc += sign * r
-            m = 1 if need is None else need[c]
-            if not d and bottoms[c] < m:  # a new usable bottom of colour c
-                hc -= 1
-            if not ns and bottoms[c] <= m:  # the source's bottom c was a usable one
-                hc += 1
+            hc = (
+                hs
+                + (runs.get(ns) or tube_runs(ns))
+                + (runs.get(nd) or tube_runs(nd))
+                - (runs.get(s) or tube_runs(s))
+                - (runs.get(d) or tube_runs(d))
+            )
+            if not d or not ns:  # a bottom appears or disappears
+                if bottoms is None:
+                    bottoms = Counter(t[0] for t in state if t)
+                m = 1 if need is None else need[c]
+                if not d and bottoms[c] < m:  # a new usable bottom of colour c
+                    hc -= 1
+                if not ns and bottoms[c] <= m:  # the source's bottom c was a usable one
+                    hc += 1
             out.append((child, hc))
     return out
 
