@@ -300,3 +300,30 @@ def test_random_5x5_sample_brackets_published_fractions():
     assert row.unique_lo <= 25_309_575 / 2**25 <= row.unique_hi
     assert row.line_lo <= 24_976_511 / 2**25 <= row.line_hi
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+# ---------------------------------------------------------------------------- rendering
+
+
+def test_rendering_draws_clues_steps_and_animation():
+    import matplotlib.pyplot as plt
+
+    from puzzlelab import plotting
+    from puzzlelab.nonogram import render
+
+    p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
+    res = solve(p)
+    ax = render.draw_puzzle(p, res.solution, title="solved")
+    texts = {t.get_text() for t in ax.texts}
+    assert "6 3 1" in texts and "3\n3\n9\n1" in texts  # row 13 and column 10 clues
+    image = ax.images[0].get_array()
+    assert np.array_equal(image == 2, res.solution)  # filled cells drawn black
+    steps = solve_steps(p, res)
+    fig = render.draw_steps(p, steps, ncols=3)
+    assert len([a for a in fig.axes if a.images]) == len(steps)
+    anim = render.animate_steps(p, steps)
+    last_image = anim._fig.axes[0].images[0]  # noqa: SLF001
+    html = plotting.to_html(anim)  # renders every frame, ending on the last
+    assert "<script" in html and html.count("data:image/png") >= len(steps)
+    assert np.array_equal(last_image.get_array() == 2, res.solution)
+    plt.close("all")

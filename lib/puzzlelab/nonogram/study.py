@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from numba import njit
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..errors import TooLargeError
 from ..paths import shared_dir

@@ -1,0 +1,173 @@
+"""Benchmark: our nonogram solver vs the write-up's enumeration vs an OR-Tools CP-SAT model.
+
+Over every puzzle of ../shared/corpora/nonogram (mikix, jwilk, webpbn), in one process:
+* ours: `puzzlelab.nonogram.solve(puzzle, max_solutions=2)` (DP line solver, propagation,
+  probing, DFS); verdict unique / multiple / none;
+* write-up: `solve_writeup` (enumerate every line arrangement, eliminate, one-level guessing)
+  where its enumeration stays under the arrangement cap; it can only say "solved" or fail;
+* CP-SAT: each row and column is an automaton over its cells (`add_automaton`), solved once,
+  then again with the first solution excluded (so up to 2 solutions, as ours); 1 worker.
+
+Prints per-corpus totals (CPU = time.process_time, wall = time.perf_counter), verdict
+agreement with expected.tsv, and a per-puzzle table for the webpbn survey puzzles.
+OR-Tools is a benchmark-only dependency (benchmarks/requirements.txt).
+
+Run: .venv/bin/python benchmarks/bench_nonogram.py
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+from ortools.sat.python import cp_model
+
+from puzzlelab.nonogram import Puzzle, is_solution, solve, solve_writeup
+from puzzlelab.nonogram.study import CORPORA, load_corpus
+
+
+def line_automaton(clue: tuple[int, ...]) -> tuple[list[tuple[int, int, int]], list[int]]:
+    """Transitions (state, cell value, next state) and final states accepting the clue."""
+    transitions = []
+    state = 0  # gap before block 0 (loops on 0)
+    nxt = 1
+    for j, length in enumerate(clue):
+        transitions.append((state, 0, state))
+        first = nxt
+        transitions.append((state, 1, first))
+        for t in range(length - 1):
+            transitions.append((first + t, 1, first + t + 1))
+        last = first + length - 1
+        gap = last + 1
+        transitions.append((last, 0, gap))
+        nxt = gap + 1
+        state = gap
+        if j == len(clue) - 1:
+            transitions.append((gap, 0, gap))
+            return transitions, [last, gap]
+    transitions.append((0, 0, 0))
+    return transitions, [0]
+
+
+def cpsat_solve(puzzle: Puzzle, max_solutions: int = 2, time_limit: float = 120.0):
+    """Up to `max_solutions` solutions with CP-SAT (lines as automata): (verdict, solutions)."""
+    model = cp_model.CpModel()
+    R, C = puzzle.shape
+    x = [[model.new_bool_var(f"x{r}_{c}") for c in range(C)] for r in range(R)]
+    for r, clue in enumerate(puzzle.rows):
+        trans, finals = line_automaton(clue)
+        model.add_automaton(x[r], 0, finals, trans)
+    for c, clue in enumerate(puzzle.cols):
+        trans, finals = line_automaton(clue)
+        model.add_automaton([x[r][c] for r in range(R)], 0, finals, trans)
+    solutions = []
+    for _ in range(max_solutions):
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = time_limit
+        status = solver.solve(model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if status != cp_model.INFEASIBLE:
+                return "limit", solutions
+            break
+        sol = np.array([[solver.value(x[r][c]) for c in range(C)] for r in range(R)], dtype=bool)
+        solutions.append(sol)
+        # exclude this solution: at least one cell differs
+        model.add_bool_or(
+            [x[r][c].Not() if sol[r, c] else x[r][c] for r in range(R) for c in range(C)]
+        )
+    verdict = {0: "none", 1: "unique"}.get(len(solutions), "multiple")
+    return verdict, solutions
+
+
+def timed(fn, *args, **kwargs):
+    """(result, cpu seconds, wall seconds)."""
+    c0, w0 = time.process_time(), time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.process_time() - c0, time.perf_counter() - w0
+
+
+def main() -> int:
+    """Run the three solvers over the corpora and print the tables."""
+    entries = [e for name in CORPORA for e in load_corpus(name)]
+    if not entries:
+        print("../shared/corpora/nonogram is absent: nothing to benchmark")
+        return 1
+    solve(entries[0].puzzle)  # compile the numba kernels outside the timings
+    rows = []
+    for e in entries:
+        ours, oc, ow = timed(solve, e.puzzle, max_solutions=2)
+        wr, wc, ww = timed(solve_writeup, e.puzzle, keep_frames=False)
+        (cv, csols), cc, cw = timed(cpsat_solve, e.puzzle)
+        assert all(is_solution(e.puzzle, s) for s in ours.solutions + csols), e.file
+        writeup_ok = wr.status == "solved" and (
+            ours.status != "unique" or np.array_equal(wr.grid == 1, ours.solution)
+        )
+        rows.append(
+            {
+                "corpus": e.corpus,
+                "file": e.file,
+                "expected": e.expected,
+                "ours": ours.kind,
+                "ours_status": ours.status,
+                "cpsat_status": cv,
+                "writeup": wr.status,
+                "writeup_ok": writeup_ok,
+                "ours_cpu": oc,
+                "ours_wall": ow,
+                "writeup_cpu": wc,
+                "writeup_wall": ww,
+                "cpsat_cpu": cc,
+                "cpsat_wall": cw,
+                "nodes": ours.nodes,
+                "probes": ours.probes,
+            }
+        )
+        print(
+            f"{e.corpus:7s} {e.file:32s} {e.expected:6s} ours={ours.kind:6s} {oc:7.3f}s  "
+            f"cpsat={cv:8s} {cc:7.3f}s  writeup={wr.status:9s} {wc:7.3f}s",
+            flush=True,
+        )
+    df = pd.DataFrame(rows)
+    df["agree_expected"] = df.ours == df.expected
+    df["agree_cpsat"] = df.ours_status == df.cpsat_status
+    pd.set_option("display.width", 160)
+    summary = df.groupby("corpus", sort=False).agg(
+        puzzles=("file", "size"),
+        ours_correct=("agree_expected", "sum"),
+        cpsat_same=("agree_cpsat", "sum"),
+        writeup_solved=("writeup_ok", "sum"),
+        ours_cpu=("ours_cpu", "sum"),
+        ours_wall=("ours_wall", "sum"),
+        cpsat_cpu=("cpsat_cpu", "sum"),
+        cpsat_wall=("cpsat_wall", "sum"),
+        writeup_cpu=("writeup_cpu", "sum"),
+        writeup_wall=("writeup_wall", "sum"),
+    )
+    summary.loc["total"] = summary.sum(numeric_only=True)
+    summary["cpsat/ours (cpu)"] = summary.cpsat_cpu / summary.ours_cpu
+    summary["writeup/ours (cpu)"] = summary.writeup_cpu / summary.ours_cpu
+    print("\n== totals per corpus (seconds)")
+    print(summary.round(3).to_string())
+    web = df[df.corpus == "webpbn"].set_index("file")
+    print("\n== webpbn survey puzzles (seconds)")
+    cols = ["expected", "ours", "nodes", "probes", "ours_cpu", "ours_wall", "cpsat_cpu"]
+    cols += ["cpsat_wall", "writeup", "writeup_cpu"]
+    print(web[cols].round(3).to_string())
+    writeup_status = df.groupby(["expected", "writeup"]).size().unstack(fill_value=0)
+    print("\n== the write-up's method by expected class")
+    print(writeup_status.to_string())
+    forever = web.loc["webpbn-06574-forever.non"]
+    print(
+        f"\nForever (#6574): ours {forever.ours_cpu:.2f} s CPU / {forever.ours_wall:.2f} s wall "
+        f"(target < 10 s); CP-SAT {forever.cpsat_cpu:.2f} s CPU"
+    )
+    ok = bool(df.agree_expected.all() and df.agree_cpsat.all())
+    print(f"verdicts identical to expected.tsv and CP-SAT: {ok}")
+    return 0 if ok else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
