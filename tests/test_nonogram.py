@@ -327,3 +327,40 @@ def test_rendering_draws_clues_steps_and_animation():
     assert "<script" in html and html.count("data:image/png") >= len(steps)
     assert np.array_equal(last_image.get_array() == 2, res.solution)
     plt.close("all")
+
+
+# ------------------------------------------------------------------------ parser fuzzing
+
+junk = st.text(alphabet=st.sampled_from(list('0123456789 ,-\n"abgoalrowscolumnswidtheight')))
+
+
+@settings(max_examples=300, deadline=None)
+@given(junk)
+def test_parsers_fail_only_with_puzzle_errors(text):
+    for parse in (parse_non, parse_nin, parse_writeup_csv):
+        try:
+            p = parse(text)
+        except PuzzleError:
+            continue
+        assert p.height >= 1 and p.width >= 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_non_text_with_keys_in_any_order(width, height, data):
+    grid = np.array(
+        data.draw(st.lists(st.booleans(), min_size=width * height, max_size=width * height))
+    ).reshape(height, width)
+    p = from_grid(grid)
+    body = format_non(p).split("\n\n")  # header, rows block, columns block, goal
+    head = body[0].splitlines()
+    order = data.draw(st.permutations(body[1:]))
+    text = "\n".join(data.draw(st.permutations(head))) + "\n\n" + "\n\n".join(order)
+    q = parse_non(text)
+    assert q == p and np.array_equal(q.goal, grid)
+
+
+def test_one_by_one():
+    assert solve(Puzzle([[1]], [[1]])).solution.tolist() == [[True]]
+    assert solve(Puzzle([[]], [[]])).solution.tolist() == [[False]]
+    assert solve(Puzzle([[]], [[]])).line_solvable
