@@ -98,7 +98,9 @@ def write_samples(table: pd.DataFrame, path: str | Path | None = None) -> Path:
     for pic, state in zip(table["picture"], table["state"], strict=True):
         pattern = state if isinstance(state, str) else to_pattern(state)
         writer.writerow((int(pic), pattern))
-    return atomic_write_text(path, buf.getvalue())
+    atomic_write_text(path, buf.getvalue())
+    path.chmod(0o644)  # a data file others read (the temporary file was private)
+    return path
 
 
 def read_samples(path: str | Path | None = None) -> pd.DataFrame:
