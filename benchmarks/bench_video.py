@@ -42,6 +42,17 @@ def decode_only(path) -> int:
     return n
 
 
+def _table(rows: list[dict]) -> pd.DataFrame:
+    """Rows of the comparison with throughput relative to decode-only."""
+    out = pd.DataFrame(rows).set_index("method")
+    out["frames/s"] = out["frames"] / out["wall s"]
+    out["vs decode"] = out["frames/s"] / out.loc["decode only", "frames/s"]
+    out["cpu vs decode"] = (out["frames"] / out["cpu s"]) / (
+        out.loc["decode only", "frames"] / out.loc["decode only", "cpu s"]
+    )
+    return out.round(3)
+
+
 def main() -> None:
     """Run the comparison and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -60,6 +71,7 @@ def main() -> None:
         f"recording: {video.name}, {n_frames} frames ({n_frames / 30:.0f} s), ready in {wall:.1f} s"
     )
     pictures = load_pictures(360)
+    pd.set_option("display.width", 250)
 
     decode, ours = [], []
     for _ in range(2):
@@ -84,6 +96,7 @@ def main() -> None:
             **score_extraction(table, truth).stats(),
         },
     ]
+    print(_table(rows).to_string(), flush=True)  # the key figures first; the baseline is slow
     if not args.no_baseline:
         side = int(truth.attrs["board"][2])
         base, wall, cpu = timed(
@@ -102,14 +115,7 @@ def main() -> None:
                 **score_extraction(base, seen).stats(),
             }
         )
-    out = pd.DataFrame(rows).set_index("method")
-    out["frames/s"] = out["frames"] / out["wall s"]
-    out["vs decode"] = out["frames/s"] / out.loc["decode only", "frames/s"]
-    out["cpu vs decode"] = (out["frames"] / out["cpu s"]) / (
-        out.loc["decode only", "frames"] / out.loc["decode only", "cpu s"]
-    )
-    pd.set_option("display.width", 200)
-    print(out.round(3).to_string())
+    print(_table(rows).to_string())
     print("all runs (wall s, cpu s):")
     print("  decode:", [(round(w, 2), round(c, 2)) for _, w, c in decode])
     print("  ours:  ", [(round(w, 2), round(c, 2)) for _, w, c in ours])
