@@ -364,3 +364,16 @@ def test_one_by_one():
     assert solve(Puzzle([[1]], [[1]])).solution.tolist() == [[True]]
     assert solve(Puzzle([[]], [[]])).solution.tolist() == [[False]]
     assert solve(Puzzle([[]], [[]])).line_solvable
+
+
+def test_exhaustive_counts_are_cached(tmp_path, monkeypatch):
+    from puzzlelab.errors import CacheError
+
+    monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path))
+    first = exhaustive_counts((4, 5), progress=False)
+    (path,) = (tmp_path / "nonogram").glob("exhaustive_v*_4x5.json")
+    assert exhaustive_counts((4, 5), progress=False) == first
+    assert first.unique <= first.distinct_clues <= first.grids == 2**20
+    path.write_text("{")
+    with pytest.raises(CacheError, match="delete it"):
+        exhaustive_counts((4, 5), progress=False)

@@ -45,3 +45,17 @@ def test_forever_needs_search_and_is_unique():
     assert res.guesses > 0 and res.probes > 0
     # plain DFS without probing stays bounded: it must give up at the node limit, not hang
     assert solve(forever.puzzle, probing=False, max_nodes=200).status == "limit"
+
+
+def test_writeup_method_agrees_where_it_succeeds():
+    require_shared("corpora", "nonogram", "webpbn")
+    from puzzlelab.nonogram import FILLED, solve_writeup
+
+    entries = {e.file.split("-")[2].split(".")[0]: e for e in load_corpus("webpbn")}
+    for name in ("dancer", "cat", "skid", "bucks"):
+        e = entries[name]
+        res = solve_writeup(e.puzzle, keep_frames=False)
+        assert res.status == "solved", name
+        assert np.array_equal(res.grid == FILLED, e.puzzle.goal), name
+    # "Swing" (45x45) is beyond enumeration
+    assert solve_writeup(entries["swing"].puzzle).status == "too_large"

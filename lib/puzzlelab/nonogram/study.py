@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,8 +23,8 @@ import pandas as pd
 from numba import njit
 from tqdm import tqdm
 
-from ..errors import TooLargeError
-from ..paths import shared_dir
+from ..errors import CacheError, TooLargeError
+from ..paths import atomic_write_text, cache_dir, shared_dir
 from .puzzle import Puzzle, from_grid, line_clue, read_puzzle
 from .solver import _propagate, solve
 
@@ -209,13 +210,41 @@ class ExhaustiveCounts:
     distinct_clues: int
 
 
+CACHE_VERSION = 1
+
+
 def exhaustive_counts(
-    shape: tuple[int, int], max_cells: int = 25, chunk: int = 1 << 20, progress: bool = True
+    shape: tuple[int, int],
+    max_cells: int = 25,
+    chunk: int = 1 << 20,
+    progress: bool = True,
+    cache: bool = True,
 ) -> ExhaustiveCounts:
-    """Count, over all 2^(R*C) grids, the unique and the line-solvable ones (exactly)."""
+    """Count, over all 2^(R*C) grids, the unique and the line-solvable ones (exactly).
+
+    Sizes of 20 cells or more are cached under cache/nonogram/ (5x5 takes minutes).
+    """
     R, C = shape
     if R * C > max_cells:
         raise TooLargeError(f"{R}x{C} has 2^{R * C} grids; the limit is 2^{max_cells}")
+    path = cache_dir("nonogram") / f"exhaustive_v{CACHE_VERSION}_{R}x{C}.json"
+    if cache and R * C >= 20 and path.exists():
+        try:
+            data = json.loads(path.read_text())
+            return ExhaustiveCounts((R, C), *(int(data[k]) for k in _COUNT_KEYS))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CacheError(f"{path}: damaged exhaustive-count cache ({exc}); delete it") from exc
+    counts = _exhaustive_counts(R, C, chunk, progress)
+    if cache and R * C >= 20:
+        atomic_write_text(path, json.dumps({k: getattr(counts, k) for k in _COUNT_KEYS}))
+    return counts
+
+
+_COUNT_KEYS = ("grids", "unique", "line_solvable", "distinct_clues")
+
+
+def _exhaustive_counts(R: int, C: int, chunk: int, progress: bool) -> ExhaustiveCounts:
+    """The exhaustive count itself (no cache)."""
     total = 1 << (R * C)
     rid, rval, rlen, nr = _clue_table(C)
     cid, cval, clen, nc = _clue_table(R)
@@ -232,7 +261,7 @@ def exhaustive_counts(
     sigs.sort()
     starts = np.flatnonzero(np.r_[True, sigs[1:] != sigs[:-1]])
     counts = np.diff(np.r_[starts, total])
-    return ExhaustiveCounts(shape, total, int(np.sum(counts == 1)), line, len(starts))
+    return ExhaustiveCounts((R, C), total, int(np.sum(counts == 1)), line, len(starts))
 
 
 def exhaustive_counts_reference(shape: tuple[int, int]) -> ExhaustiveCounts:
