@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlelab.game import GAME_GOAL, make_pool
@@ -27,7 +29,9 @@ from puzzlelab.video import (
     write_samples,
 )
 from puzzlelab.video.baseline import bin_positions
+from puzzlelab.video.extract import block_change
 from puzzlelab.video.pictures import cell_box, normalize_rows, tile_image
+from puzzlelab.video.synth import draw_board
 
 SIZE = (320, 180)
 N = 4
@@ -288,3 +292,44 @@ def test_warning_free_extraction(plain, pictures):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         extract_states(path, pictures, progress=False)
+
+
+# ---- kernels against slow references; reading drawn boards ---------------------------------
+
+
+def block_change_reference(a: np.ndarray, b: np.ndarray) -> float:
+    """Plain loops: the largest mean |a - b| over the 16x9 blocks of an 80x45 thumbnail."""
+    best = 0.0
+    for by in range(9):
+        for bx in range(16):
+            total = 0
+            for y in range(by * 5, by * 5 + 5):
+                for x in range(bx * 5, bx * 5 + 5):
+                    total += abs(int(a[y, x]) - int(b[y, x]))
+            best = max(best, total / 25)
+    return best
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_block_change_matches_reference(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 256, (45, 80), dtype=np.uint8)
+    b = a.copy()
+    y, x = rng.integers(0, 40), rng.integers(0, 70)
+    b[y : y + 5, x : x + 10] = rng.integers(0, 256, dtype=np.uint8)
+    # OpenCV rounds the block means to whole grey levels
+    assert block_change(a, b) == pytest.approx(block_change_reference(a, b), abs=0.5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(list(GAME_GOAL)), st.integers(1, 6))
+def test_read_board_reads_any_drawn_arrangement(state, picture):
+    """Any arrangement of the tiles, drawn on a dark screen, is read back exactly."""
+    pics = load_pictures(120)
+    side = 90
+    screen = np.full((180, 320, 3), 20, np.uint8)
+    bgr = cv2.cvtColor(pics[picture - 1], cv2.COLOR_RGB2BGR)
+    screen[40 : 40 + side, 100 : 100 + side] = draw_board(bgr, tuple(state), side)
+    reading = read_board(screen, (100, 40, side), tile_templates(pics))
+    assert reading.state == tuple(state) and reading.picture == picture

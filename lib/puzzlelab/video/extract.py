@@ -9,7 +9,8 @@ background scene, then refined by a small search and remembered), its nine cells
 compared in grey at 16x16 pixels with the tiles of every picture by normalized correlation,
 and tiles are assigned to cells by the Hungarian method. The cell left over is the blank.
 A scene showing the solved picture is the opening's preview; a scene showing any other
-arrangement is a puzzle; repeated readings of one opening are merged.
+arrangement is a puzzle. Each opening (from its preview or from the screensaver to the
+next) gives exactly one row: its last stable puzzle scene.
 """
 
 from __future__ import annotations
