@@ -141,27 +141,36 @@ def compare_3x3(n: int, seed: int) -> pd.DataFrame:
     return out
 
 
-def compare_4x4(db, instances: pd.DataFrame, limit: float, tries: int) -> pd.DataFrame:
-    """slidingpuzzle IDA* on the easiest 15-puzzles (time limit each) vs our numba IDA*."""
+def compare_4x4(db, instances: pd.DataFrame, limit: float, algs: list[str]) -> pd.DataFrame:
+    """slidingpuzzle (A*, IDA*) on the easiest 15-puzzles (time limit each) vs our numba IDA*.
+
+    slidingpuzzle's IDA* keeps a visited set inside each iteration, which prunes boards
+    reached again by a longer path first: it is fast but not optimal, hence the length column.
+    """
     rows = []
-    for r in instances.head(tries).itertuples():
+    ida_star(db, instances.state.iloc[0])  # compile / load the kernel outside the timing
+    for r in instances.itertuples():
         t = clock()
         ours = ida_star(db, r.state)
         wall, cpu = since(t)
-        theirs = sp_solve(to_blank_last(r.state), 4, 4, "ida*", limit)
         row = {
             "id": r.id,
             "optimal": r.optimal_length,
             "puzzlelab length": ours.length,
-            "puzzlelab wall s": round(wall, 4),
             "puzzlelab cpu s": round(cpu, 4),
-            "slidingpuzzle length": None if theirs is None else theirs[0],
-            "slidingpuzzle expanded": None if theirs is None else theirs[1],
-            "slidingpuzzle wall s": f"> {limit:g}" if theirs is None else round(theirs[2], 2),
-            "slidingpuzzle cpu s": None if theirs is None else round(theirs[3], 2),
+            "puzzlelab wall s": round(wall, 4),
         }
-        if theirs is not None:
-            row["speed-up (cpu)"] = round(theirs[3] / max(cpu, 1e-6))
+        for alg in algs:
+            theirs = sp_solve(to_blank_last(r.state), 4, 4, alg, limit)
+            key = f"slidingpuzzle {alg}"
+            if theirs is None:
+                row[f"{key} length"] = "-"
+                row[f"{key} cpu s"] = f"> {limit:g} wall"
+                continue
+            row[f"{key} length"] = theirs[0]
+            row[f"{key} cpu s"] = round(theirs[3], 2)
+            row[f"{key} wall s"] = round(theirs[2], 2)
+            row[f"{key} cpu ratio"] = round(theirs[3] / max(cpu, 1e-6))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -173,9 +182,14 @@ def main() -> None:
     parser.add_argument(
         "--limit", type=float, default=120.0, help="seconds per slidingpuzzle 4x4 run"
     )
+    parser.add_argument("--only-4x4", action="store_true", help="just the slidingpuzzle 4x4 runs")
     args = parser.parse_args()
     pd.set_option("display.width", 200)
     korf = korf_instances(10 if args.quick else None)
+    if args.only_4x4:
+        db = pattern_database(KORF_SHAPE, KORF_GOAL, "6-6-3", progress=True)
+        print(compare_4x4(db, korf_instances(3), args.limit, ["a*", "ida*"]).to_string(index=False))
+        return
 
     print("== 6-6-3 additive pattern databases + reflection, numba IDA*, Korf's instances")
     summary, runs, db = build_and_solve_all(korf)
@@ -190,9 +204,8 @@ def main() -> None:
     print("\n== 3x3: random boards, time per board (same process)")
     print(compare_3x3(5 if args.quick else 30, seed=0).to_string(index=False))
 
-    print(f"\n== 4x4: easiest Korf instances, slidingpuzzle IDA* limited to {args.limit:g} s each")
-    easiest = korf_instances(3)
-    print(compare_4x4(db, easiest, args.limit, tries=3).to_string(index=False))
+    print(f"\n== 4x4: easiest Korf instances, slidingpuzzle limited to {args.limit:g} s each")
+    print(compare_4x4(db, korf_instances(3), args.limit, ["a*", "ida*"]).to_string(index=False))
 
 
 if __name__ == "__main__":

@@ -188,3 +188,19 @@ def test_pdb_lower_bound_on_all_korf_instances(db663):
     h = kernel_h_many(db663, boards)
     assert (h <= np.array([int(r["optimal_length"]) for r in rows])).all()
     assert (h >= np.array([int(r["manhattan_h0"]) for r in rows])).all()
+
+
+def test_blank_last_goal_uses_the_turned_split():
+    goal = solved_state((4, 4))
+    groups = default_patterns((4, 4), goal, "6-6-3")
+    assert sorted(t for g in groups for t in g) == list(range(1, 16))
+    # turning Korf's split half a turn maps tile t to 16 - t
+    korf = default_patterns((4, 4), KORF_GOAL, "6-6-3")
+    assert [sorted(16 - t for t in g) for g in korf] == [sorted(g) for g in groups]
+
+
+def test_eight_tile_pattern_is_refused_with_reason():
+    from puzzlelab.errors import TooLargeError
+
+    with pytest.raises(TooLargeError, match="at most 7 tiles"):
+        build_pattern_table((4, 4), KORF_GOAL, tuple(range(1, 9)))
