@@ -41,9 +41,11 @@ Pattern = tuple[int, ...]  # tiles of one pattern, in the goal's labels
 CELL_PARTITIONS_4X4 = {
     "6-6-3": ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
     "5-5-5": ((1, 4, 5, 8, 9), (2, 3, 6, 7, 10), (11, 12, 13, 14, 15)),
+    "7-7-1": ((1, 4, 5, 8, 9, 12, 13), (2, 3, 6, 7, 10, 11, 14), (15,)),
     "7-8": ((1, 4, 5, 8, 9, 12, 13), (2, 3, 6, 7, 10, 11, 14, 15)),
 }
 MAX_BUILD_STATES = 1_500_000_000  # bytes of the (placement, blank) BFS array we allow
+# (a 7-tile pattern needs 16!/9! * 16 = 922 MB; an 8-tile one 8.3 GB, so 7-8 is refused)
 
 
 # --------------------------------------------------------------------------- ranking
@@ -136,7 +138,7 @@ def _bfs_level(dist, cur, ncur, depth, k, n, mult, nbr):
 
     `dist` is indexed by placement_rank * n + blank cell.
     """
-    nxt = np.empty(max(1024, ncur), dtype=np.int64)
+    nxt = np.empty(max(1024, ncur), dtype=np.int32)
     nn = 0
     pos = np.empty(k, dtype=np.int64)
     occ = np.full(n, -1, dtype=np.int64)
@@ -215,7 +217,7 @@ def build_pattern_table(
     dist = np.full(size * n, UNSEEN, dtype=np.uint8)
     start = int(_rank(goal_pos, k, mult)) * n + goal.index(0)
     dist[start] = 0
-    cur = np.array([start], dtype=np.int64)
+    cur = np.array([start], dtype=np.int32)  # queues of int32 indices (< 2**31 states)
     name = "-".join(map(str, pattern))
     bar = tqdm(total=size * (n - k), disable=not progress, desc=f"PDB {name}", unit="state")
     depth = 0
