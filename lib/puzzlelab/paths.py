@@ -49,6 +49,9 @@ def atomic_path(target: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=suffix)
     os.close(fd)
     tmp_path = Path(tmp)
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp_path.chmod(0o666 & ~umask)  # mkstemp makes 0600 files; give the usual permissions
     try:
         yield tmp_path
         os.replace(tmp_path, target)
