@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from .. import patterns as pt
 from ..errors import ParseError
-from ..paths import atomic_write_text, data_dir
+from ..paths import data_dir
 from ..sliding import parse_board, to_pattern
 
 
@@ -81,47 +80,19 @@ def _same_pattern(found, expected: str) -> bool:
         return False
 
 
-SAMPLES_HEADER = ("picture", "pattern")
-
-
 def samples_path() -> Path:
     """Where the statistics study looks for samples: data/last_origin/samples.csv."""
     return data_dir("last_origin", "samples.csv")
 
 
 def write_samples(table: pd.DataFrame, path: str | Path | None = None) -> Path:
-    """Write (picture, pattern) rows in the write-up's format, with a header; atomically."""
+    """Write (picture, state) rows in the write-up's CSV format (`patterns.write_samples`)."""
     path = samples_path() if path is None else Path(path)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(SAMPLES_HEADER)
-    for pic, state in zip(table["picture"], table["state"], strict=True):
-        pattern = state if isinstance(state, str) else to_pattern(state)
-        writer.writerow((int(pic), pattern))
-    atomic_write_text(path, buf.getvalue())
-    path.chmod(0o644)  # a data file others read (the temporary file was private)
-    return path
+    patterns = [s if isinstance(s, str) else to_pattern(s) for s in table["state"]]
+    rows = pd.DataFrame({"picture": list(table["picture"]), "pattern": patterns})
+    return pt.write_samples(rows, path)
 
 
 def read_samples(path: str | Path | None = None) -> pd.DataFrame:
-    """Read samples.csv (with or without header, quoted or not): columns picture, pattern, state."""
-    path = samples_path() if path is None else Path(path)
-    if not path.is_file():
-        raise ParseError(f"samples file not found: {path}")
-    rows = []
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        for line_no, rec in enumerate(csv.reader(f), start=1):
-            if not rec or all(not c.strip() for c in rec):
-                continue
-            if line_no == 1 and tuple(c.strip().lower() for c in rec) == SAMPLES_HEADER:
-                continue
-            if len(rec) != 2 or not rec[0].strip().isdigit():
-                raise ParseError(
-                    f"{path.name} line {line_no}: expected 'picture,pattern', got {rec}"
-                )
-            try:
-                state = parse_board(rec[1].strip())
-            except ParseError as exc:
-                raise ParseError(f"{path.name} line {line_no}: {exc}") from exc
-            rows.append((int(rec[0]), to_pattern(state), state))
-    return pd.DataFrame(rows, columns=["picture", "pattern", "state"])
+    """Read samples.csv with the statistics study's validating reader (`patterns.read_samples`)."""
+    return pt.read_samples(samples_path() if path is None else path)
