@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..errors import InvalidPuzzleError
+from ..errors import InvalidPuzzleError, TooLargeError
 from ..search import Problem, bfs
 from .level import Level, Pour, is_solution
 
@@ -421,7 +421,7 @@ def solve(
     `max_expanded` caps the work (verdict "limit" when reached).
     """
     if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+        raise InvalidPuzzleError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     if not isinstance(level, Level):
         raise TypeError(f"expected a Level, got {type(level).__name__}")
     t0 = time.perf_counter()
@@ -461,7 +461,10 @@ def optimal_length(level: Level, max_expanded: int | None = None) -> int | None:
     """The fewest pours that sort `level`, or None when it is unsolvable."""
     sol = solve(level, "optimal", max_expanded=max_expanded)
     if sol.verdict == "limit":
-        raise RuntimeError(f"gave up after {sol.expanded} expansions")
+        raise TooLargeError(
+            f"gave up after {sol.expanded} expansions: raise max_expanded, or use "
+            "solve(level, 'greedy') for a (not necessarily shortest) answer"
+        )
     return sol.length if sol.solved else None
 
 
