@@ -36,7 +36,7 @@ reports: setup  ## run every notebook with papermill into reports/ and render HT
 	done
 
 test: setup lint  ## lint, unit/property tests and every notebook under nbval
-	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider tests notebooks
+	$(BIN)/python -m pytest -q --durations=8 --nbval-lax --nbval-current-env -p no:cacheprovider tests notebooks
 
 lint: setup  ## ruff check + ruff format --check
 	$(BIN)/ruff check .
