@@ -10,23 +10,12 @@ CPU time side by side; the error column is the largest distance from the exact e
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 import pandas as pd
+from timing import timed
 
 from puzzlelab import patterns as pt
-
-
-def timed(fn, repeat: int = 3):
-    """(result, wall seconds, CPU seconds) of fn(): the fastest of `repeat` runs."""
-    best_w = best_c = float("inf")
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        out = fn()
-        best_w = min(best_w, time.perf_counter() - w)
-        best_c = min(best_c, time.process_time() - c)
-    return out, best_w, best_c
 
 
 def baseline_curve(pools, n_samples: int, trials: int, seed: int = 0) -> np.ndarray:
@@ -57,9 +46,11 @@ def main() -> None:
     exact = np.array([pt.expected_distinct(N, 80) for N in pools])
     rows = []
 
-    base, bw, bc = timed(lambda: baseline_curve(pools, 80, 100))
-    closed, cw, cc = timed(lambda: np.array([pt.expected_distinct(N, 80) for N in pools]))
-    sim, sw, sc = timed(lambda: pt.simulate_curve(pools, 80, trials=100, seed=0))
+    base, bw, bc = timed(repeat=3, fn=lambda: baseline_curve(pools, 80, 100))
+    closed, cw, cc = timed(
+        repeat=3, fn=lambda: np.array([pt.expected_distinct(N, 80) for N in pools])
+    )
+    sim, sw, sc = timed(repeat=3, fn=lambda: pt.simulate_curve(pools, 80, trials=100, seed=0))
     rows.append(
         (
             "chart: pools 1-100 x 100 runs x 80",
@@ -75,9 +66,11 @@ def main() -> None:
     )
 
     e500 = pt.expected_distinct(80, 500)
-    base, bw, bc = timed(lambda: baseline_curve([80], 500, 100))
-    closed, cw, cc = timed(lambda: pt.expected_distinct(80, 500))
-    sim, sw, sc = timed(lambda: pt.simulate_distinct(80, 500, trials=100, seed=0).mean())
+    base, bw, bc = timed(repeat=3, fn=lambda: baseline_curve([80], 500, 100))
+    closed, cw, cc = timed(repeat=3, fn=lambda: pt.expected_distinct(80, 500))
+    sim, sw, sc = timed(
+        repeat=3, fn=lambda: pt.simulate_distinct(80, 500, trials=100, seed=0).mean()
+    )
     rows.append(
         (
             "E[D], N=80, n=500, 100 runs",
@@ -92,12 +85,12 @@ def main() -> None:
         )
     )
 
-    base, bw, bc = timed(lambda: [baseline_samples_needed(N, 0.001) for N in pools])
-    closed, cw, cc = timed(lambda: [pt.samples_needed(N, 0.001) for N in pools])
+    base, bw, bc = timed(repeat=3, fn=lambda: [baseline_samples_needed(N, 0.001) for N in pools])
+    closed, cw, cc = timed(repeat=3, fn=lambda: [pt.samples_needed(N, 0.001) for N in pools])
     assert base == closed
     rows.append(("samples needed, N=1-100", bw, bc, cw, cc, np.nan, np.nan, 0.0, np.nan))
 
-    _, ew, ec = timed(lambda: pt.estimate_pool_size(80, 48))
+    _, ew, ec = timed(repeat=3, fn=lambda: pt.estimate_pool_size(80, 48))
     print(
         f"exact MLE + 95 % interval for 48/80 (no baseline exists): {ew * 1e3:.1f} ms wall, "
         f"{ec * 1e3:.1f} ms CPU"

@@ -13,20 +13,10 @@ import json
 import resource
 import subprocess
 import sys
-import time
+
+from timing import timed
 
 from puzzlelab.sliding import distance_counts_reference, distance_table
-
-
-def timed(fn, repeat: int = 5):
-    """(result, wall seconds, CPU seconds) of fn(): the fastest of `repeat` runs (least noise)."""
-    best_w = best_c = float("inf")
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        out = fn()
-        best_w = min(best_w, time.perf_counter() - w)
-        best_c = min(best_c, time.process_time() - c)
-    return out, best_w, best_c
 
 
 def small_boards() -> list[dict]:
@@ -34,8 +24,8 @@ def small_boards() -> list[dict]:
     distance_table((2, 2), cache=False)  # compile (or load) the numba kernels first
     rows = []
     for shape in [(3, 3), (2, 4)]:
-        ref, ref_wall, ref_cpu = timed(lambda s=shape: distance_counts_reference(s))
-        tab, wall, cpu = timed(lambda s=shape: distance_table(s, cache=False))
+        ref, ref_wall, ref_cpu = timed(repeat=5, fn=lambda s=shape: distance_counts_reference(s))
+        tab, wall, cpu = timed(repeat=5, fn=lambda s=shape: distance_table(s, cache=False))
         assert tab.counts.tolist() == ref.tolist()
         rows.append(
             {

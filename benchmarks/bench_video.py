@@ -18,10 +18,10 @@ Recorded 2026-11-22 on the shared 2-core machine (load ~4-6), 12,559 frames (419
 from __future__ import annotations
 
 import argparse
-import time
 
 import cv2
 import pandas as pd
+from timing import timed
 
 from puzzlelab.video import (
     cached_recording,
@@ -30,13 +30,6 @@ from puzzlelab.video import (
     load_pictures,
     score_extraction,
 )
-
-
-def timed(fn):
-    """Run fn(); return (result, wall seconds, CPU seconds)."""
-    t0, c0 = time.perf_counter(), time.process_time()
-    result = fn()
-    return result, time.perf_counter() - t0, time.process_time() - c0
 
 
 def decode_only(path) -> int:
