@@ -7,7 +7,6 @@ STAMP := $(VENV)/.installed
 PARAMS ?= default
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 export PATH := $(abspath $(BIN)):$(PATH)
-export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
 .PHONY: help setup reports test lint format lab bench notebooks clean
