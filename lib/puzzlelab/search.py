@@ -75,8 +75,31 @@ class Problem:
         return 0
 
 
+SOLVED = ("optimal", "feasible")  # verdicts that come with an answer
+
+
+class Verdict:
+    """Shared by every solver's result: `solved` and `length` follow from the verdict.
+
+    A result class names the list that holds its steps in `steps_field` (actions, moves, pours).
+    """
+
+    verdict: str
+    steps_field = "actions"
+
+    @property
+    def solved(self) -> bool:
+        """Did the search reach a goal?"""
+        return self.verdict in SOLVED
+
+    @property
+    def length(self) -> int:
+        """Number of steps on the path (-1 when unsolved)."""
+        return len(getattr(self, self.steps_field)) if self.solved else -1
+
+
 @dataclass
-class SearchResult:
+class SearchResult(Verdict):
     """What a search found and what it cost to find it."""
 
     algorithm: str
@@ -88,16 +111,6 @@ class SearchResult:
     generated: int = 0
     max_frontier: int = 0
     seconds: float = 0.0
-
-    @property
-    def solved(self) -> bool:
-        """Did the search reach a goal?"""
-        return self.verdict in ("optimal", "feasible")
-
-    @property
-    def length(self) -> int:
-        """Number of actions on the path (-1 when unsolved)."""
-        return len(self.actions) if self.solved else -1
 
     def stats(self) -> dict:
         """The statistics as a flat dict (one table row)."""

@@ -14,7 +14,16 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import InvalidPuzzleError, TooLargeError
-from ..search import Problem, SearchResult, astar, bfs, greedy, idastar, weighted_astar
+from ..search import (
+    Problem,
+    SearchResult,
+    Verdict,
+    astar,
+    bfs,
+    greedy,
+    idastar,
+    weighted_astar,
+)
 from .board import (
     DIRECTIONS,
     Move,
@@ -38,8 +47,10 @@ OPTIMAL = {"table", "bfs", "astar", "idastar"}
 
 
 @dataclass
-class Solution:
+class Solution(Verdict):
     """A solved (or given-up) sliding puzzle: the path, the moves and what the search cost."""
+
+    steps_field = "moves"
 
     start: State
     goal: State
@@ -53,16 +64,6 @@ class Solution:
     generated: int = 0
     max_frontier: int = 0
     seconds: float = 0.0
-
-    @property
-    def solved(self) -> bool:
-        """Was a path found?"""
-        return self.verdict in ("optimal", "feasible")
-
-    @property
-    def length(self) -> int:
-        """Number of moves (-1 when the search gave up)."""
-        return len(self.moves) if self.solved else -1
 
     def stats(self) -> dict:
         """One table row: method, verdict, length and the counters."""

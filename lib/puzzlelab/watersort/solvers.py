@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import InvalidPuzzleError, TooLargeError
-from ..search import Problem, bfs
+from ..search import Problem, Verdict, bfs
 from .level import Level, Pour, is_solution
 
 Code = tuple[bytes, ...]  # canonical encoded position: sorted tubes, colours as bytes 1..C
@@ -34,8 +34,10 @@ METHODS = ("optimal", "seed", "bfs", "dfs", "greedy", "weighted")
 
 
 @dataclass
-class Solution:
+class Solution(Verdict):
     """A solver's answer: the pours, a verdict and what it cost to find them."""
+
+    steps_field = "pours"
 
     level: Level
     method: str
@@ -46,16 +48,6 @@ class Solution:
     seconds: float = 0.0
     bound: int = 0  # the admissible lower bound at the start
     note: str = ""
-
-    @property
-    def solved(self) -> bool:
-        """Was a pour sequence found?"""
-        return self.verdict in ("optimal", "feasible")
-
-    @property
-    def length(self) -> int:
-        """Number of pours (-1 when no solution was found)."""
-        return len(self.pours) if self.solved else -1
 
     def states(self) -> list[Level]:
         """The positions along the solution, from the level to the sorted position."""
