@@ -68,7 +68,7 @@ def lexunrank(rank: int, m: int, out: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def rank1(cells: np.ndarray, n: int, half: int, want: np.ndarray, seq: np.ndarray) -> int:
+def rank1(cells: np.ndarray, n: int, half: int, seq: np.ndarray) -> int:
     """Index of a one-blank state given as cells (0 = blank, tiles 1..n-1)."""
     j = 0
     b = 0

@@ -75,7 +75,7 @@ def _expand1(table, depth, lo, hi, rows, cols, half, want):
                 continue
             cells[b] = cells[o]
             cells[o] = 0
-            j = rk.rank1(cells, n, half, want, seq)
+            j = rk.rank1(cells, n, half, seq)
             cells[o] = cells[b]
             cells[b] = 0
             if table[j] == UNSEEN:
@@ -213,11 +213,11 @@ def _level(table, depth, rows, cols, half, want, k, nthreads) -> int:
 
 
 @njit(cache=True)
-def _rank_state(cells, n, k, half, want):
+def _rank_state(cells, n, k, half):
     """Index of one relabelled state (dispatch on the number of blanks)."""
     seq = np.empty(n, dtype=np.int64)
     if k == 1:
-        return rk.rank1(cells, n, half, want, seq)
+        return rk.rank1(cells, n, half, seq)
     return rk.rankk(cells, n, k, seq)
 
 
@@ -282,7 +282,7 @@ class DistanceTable:
         """The perfect-hash index of a state (checked against the goal's tiles)."""
         check_same_tiles(state, self.goal)
         cells = np.array(self.relabel(state), dtype=np.int64)
-        return int(_rank_state(cells, self._n, self._k, self._half, self._want))
+        return int(_rank_state(cells, self._n, self._k, self._half))
 
     def states(self, indices: Sequence[int] | np.ndarray) -> list[State]:
         """The states at these indices, in the goal's own labels."""
