@@ -95,7 +95,7 @@ def test_astar_and_idastar_match_dijkstra(graph):
     for algo in (astar, idastar):
         res = algo(GraphProblem(weights, n - 1))
         if math.isinf(want):
-            assert res.verdict == "unsolvable" and not res.solved and res.length == -1
+            assert res.verdict == "unsolvable" and not res.solved and res.length is None
         else:
             assert res.verdict == "optimal" and res.cost == want
             assert res.states[0] == 0 and res.states[-1] == n - 1

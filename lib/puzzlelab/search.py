@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import heapq
 import math
-import time
 from collections import deque
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+from .checks import number
+from .errors import PuzzleError
+from .results import Budget, Result, budget
 
 State = Hashable
 Action = Any
@@ -75,14 +78,253 @@ class Problem:
         return 0
 
 
-SOLVED = ("optimal", "feasible")  # verdicts that come with an answer
+SOLVED = ("optimal", "feasible")  # kept for old imports; see results.SOLVED
+
+
+@dataclass(kw_only=True)
+class SearchResult(Result):
+    """What a generic search found (moves = the actions on the path) and its cost."""
+
+    cost: float | None = None
+
+    def details(self) -> dict:
+        """The path cost (differs from the length when steps cost other than 1)."""
+        return {"cost": self.cost}
+
+
+def _path(parents: dict, state: State) -> tuple[list, list]:
+    """Follow parent links back from `state`: (states, actions) from the start."""
+    states, actions = [state], []
+    while parents[state] is not None:
+        state, action = parents[state]
+        states.append(state)
+        actions.append(action)
+    return states[::-1], actions[::-1]
+
+
+def _step_cost(problem: SearchProblem, state: State, action: Action, child: State) -> float:
+    """One step's cost, refused when negative or not a number (searches need costs >= 0)."""
+    cost = problem.action_cost(state, action, child)
+    if not isinstance(cost, int | float) or not cost >= 0:  # catches NaN too
+        raise PuzzleError(
+            f"action {action!r} costs {cost!r}; search needs step costs that are numbers >= 0"
+        )
+    return cost
+
+
+def _path_cost(problem: SearchProblem, states: list, actions: list) -> float:
+    """The summed step costs along a path."""
+    steps = zip(states, actions, states[1:], strict=False)
+    return sum(_step_cost(problem, s, a, t) for s, a, t in steps)
+
+
+def _finish(res: SearchResult, limits: Budget) -> SearchResult:
+    """Stamp the time and explain a `limit` verdict."""
+    res.seconds = limits.elapsed()
+    if res.verdict == "limit" and not res.note:
+        res.note = limits.why()
+    return res
+
+
+def bfs(
+    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+) -> SearchResult:
+    """Breadth-first graph search: fewest actions (optimal for unit costs)."""
+    limits = budget(max_expanded, max_seconds)
+    start = problem.initial
+    res = SearchResult(method="bfs", verdict="unsolvable")
+    parents: dict = {start: None}
+    frontier = deque([start])
+    if problem.is_goal(start):
+        frontier.clear()
+        res.verdict, res.states, res.cost = "optimal", [start], 0
+    while frontier:
+        if limits.exhausted(res.expanded):
+            res.verdict = "limit"
+            break
+        state = frontier.popleft()
+        res.expanded += 1
+        for action in problem.actions(state):
+            child = problem.result(state, action)
+            res.generated += 1
+            if child in parents:
+                continue
+            parents[child] = (state, action)
+            if problem.is_goal(child):
+                res.states, res.moves = _path(parents, child)
+                res.verdict = "optimal"
+                res.cost = _path_cost(problem, res.states, res.moves)
+                frontier.clear()
+                break
+            frontier.append(child)
+        res.max_frontier = max(res.max_frontier, len(frontier))
+    return _finish(res, limits)
+
+
+def best_first(
+    problem: SearchProblem,
+    weight: float = 1.0,
+    g_weight: float = 1.0,
+    name: str = "astar",
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+) -> SearchResult:
+    """Best-first search on f = g_weight * g + weight * h, re-opening states reached more cheaply.
+
+    With g_weight = weight = 1 and an admissible h this is A* and the answer is optimal;
+    other weights give weighted A* (weight > 1) or greedy search (g_weight = 0).
+    """
+    weight = number(weight, "weight", minimum=0)
+    g_weight = number(g_weight, "g_weight", minimum=0)
+    limits = budget(max_expanded, max_seconds)
+    start = problem.initial
+    res = SearchResult(method=name, verdict="unsolvable")
+    optimal = g_weight == 1.0 and weight <= 1.0
+    best_g: dict = {start: 0}
+    parents: dict = {start: None}
+    h0 = problem.h(start)
+    counter = 0
+    frontier = [(weight * h0, h0, counter, 0, start)]
+    while frontier:
+        if limits.exhausted(res.expanded):
+            res.verdict = "limit"
+            break
+        _, _, _, g, state = heapq.heappop(frontier)
+        if g > best_g[state]:
+            continue  # a stale entry: this state was reached more cheaply since
+        if problem.is_goal(state):
+            res.states, res.moves = _path(parents, state)
+            res.cost = g
+            res.verdict = "optimal" if optimal else "feasible"
+            break
+        res.expanded += 1
+        for action in problem.actions(state):
+            child = problem.result(state, action)
+            res.generated += 1
+            g2 = g + _step_cost(problem, state, action, child)
+            if g2 < best_g.get(child, math.inf):
+                best_g[child] = g2
+                parents[child] = (state, action)
+                h = problem.h(child)
+                counter += 1
+                heapq.heappush(frontier, (g_weight * g2 + weight * h, h, counter, g2, child))
+        res.max_frontier = max(res.max_frontier, len(frontier))
+    return _finish(res, limits)
+
+
+def astar(
+    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+) -> SearchResult:
+    """A* search: optimal when h is admissible (re-opening keeps it so if h is inconsistent)."""
+    return best_first(problem, 1.0, 1.0, "astar", max_expanded, max_seconds)
+
+
+def weighted_astar(
+    problem: SearchProblem,
+    weight: float = 2.0,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+) -> SearchResult:
+    """Weighted A* (f = g + w*h): faster, cost at most w times the optimum for admissible h."""
+    weight = number(weight, "weight", minimum=1)
+    return best_first(problem, weight, 1.0, f"wastar(w={weight:g})", max_expanded, max_seconds)
+
+
+def greedy(
+    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+) -> SearchResult:
+    """Greedy best-first search on h alone: a feasible answer, usually quickly."""
+    return best_first(problem, 1.0, 0.0, "greedy", max_expanded, max_seconds)
+
+
+def idastar(
+    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+) -> SearchResult:
+    """Iterative-deepening A*: optimal with admissible h, memory linear in the depth.
+
+    The depth-first part runs on an explicit stack (no recursion), so goals thousands of
+    moves deep are fine.
+    """
+    limits = budget(max_expanded, max_seconds)
+    start = problem.initial
+    res = SearchResult(method="idastar", verdict="unsolvable")
+    bound = problem.h(start)
+    while res.verdict == "unsolvable":
+        found, smallest = _bounded_dfs(problem, bound, res, limits)
+        if found is not None:
+            res.verdict = "optimal"
+            res.states, res.moves = found
+            res.cost = _path_cost(problem, res.states, res.moves)
+        elif smallest == math.inf:
+            break  # nothing beyond the bound: no goal is reachable
+        else:
+            bound = smallest
+    return _finish(res, limits)
+
+
+def _bounded_dfs(problem, bound, res: SearchResult, limits: Budget):
+    """One IDA* iteration: (path, _) if a goal has f <= bound, else (None, smallest f above it).
+
+    Sets `res.verdict = "limit"` and returns (None, inf) when the budget runs out.
+    """
+    start = problem.initial
+    states, actions, costs = [start], [], [0.0]
+    on_path = {start}
+    stack = [None]  # per depth: an iterator over the remaining actions (None = not expanded)
+    smallest = math.inf
+    while stack:
+        state, g = states[-1], costs[-1]
+        if stack[-1] is None:
+            f = g + problem.h(state)
+            if f > bound or problem.is_goal(state):
+                if f <= bound:
+                    return (list(states), list(actions)), bound
+                smallest = min(smallest, f)
+                stack.pop()
+                _pop(states, actions, costs, on_path)
+                continue
+            if limits.exhausted(res.expanded):
+                res.verdict = "limit"
+                return None, math.inf
+            res.expanded += 1
+            stack[-1] = iter(list(problem.actions(state)))
+        for action in stack[-1]:
+            child = problem.result(state, action)
+            res.generated += 1
+            if child in on_path:
+                continue
+            states.append(child)
+            actions.append(action)
+            costs.append(g + _step_cost(problem, state, action, child))
+            on_path.add(child)
+            stack.append(None)
+            res.max_frontier = max(res.max_frontier, len(states))
+            break
+        else:
+            stack.pop()
+            _pop(states, actions, costs, on_path)
+    return None, smallest
+
+
+def _pop(states: list, actions: list, costs: list, on_path: set) -> None:
+    """Leave the deepest state of the IDA* path."""
+    on_path.discard(states.pop())
+    costs.pop()
+    if actions:
+        actions.pop()
+
+
+ALGORITHMS = {
+    "bfs": bfs,
+    "astar": astar,
+    "idastar": idastar,
+    "weighted_astar": weighted_astar,
+    "greedy": greedy,
+}
 
 
 class Verdict:
-    """Shared by every solver's result: `solved` and `length` follow from the verdict.
-
-    A result class names the list that holds its steps in `steps_field` (actions, moves, pours).
-    """
+    """Transitional mixin for result classes not yet on `results.Result` (being removed)."""
 
     verdict: str
     steps_field = "actions"
@@ -96,217 +338,3 @@ class Verdict:
     def length(self) -> int:
         """Number of steps on the path (-1 when unsolved)."""
         return len(getattr(self, self.steps_field)) if self.solved else -1
-
-
-@dataclass
-class SearchResult(Verdict):
-    """What a search found and what it cost to find it."""
-
-    algorithm: str
-    verdict: str  # "optimal", "feasible", "unsolvable" or "limit" (gave up: max_expanded reached)
-    states: list = field(default_factory=list)  # initial ... goal, empty unless solved
-    actions: list = field(default_factory=list)
-    cost: float = math.inf
-    expanded: int = 0
-    generated: int = 0
-    max_frontier: int = 0
-    seconds: float = 0.0
-
-    def stats(self) -> dict:
-        """The statistics as a flat dict (one table row)."""
-        return {
-            "algorithm": self.algorithm,
-            "verdict": self.verdict,
-            "cost": self.cost,
-            "length": self.length,
-            "expanded": self.expanded,
-            "generated": self.generated,
-            "max_frontier": self.max_frontier,
-            "seconds": self.seconds,
-        }
-
-
-def _path(parents: dict, state: State) -> tuple[list, list]:
-    """Follow parent links back from `state`: (states, actions) from the start."""
-    states, actions = [state], []
-    while parents[state] is not None:
-        state, action = parents[state]
-        states.append(state)
-        actions.append(action)
-    return states[::-1], actions[::-1]
-
-
-def bfs(problem: SearchProblem, max_expanded: int | None = None) -> SearchResult:
-    """Breadth-first graph search: fewest actions (optimal for unit costs)."""
-    t0 = time.perf_counter()
-    start = problem.initial
-    res = SearchResult("bfs", "unsolvable")
-    parents: dict = {start: None}
-    frontier = deque([start])
-    if problem.is_goal(start):
-        frontier.clear()
-        res.verdict, res.states, res.cost = "optimal", [start], 0
-    while frontier:
-        if max_expanded is not None and res.expanded >= max_expanded:
-            res.verdict = "limit"
-            break
-        state = frontier.popleft()
-        res.expanded += 1
-        for action in problem.actions(state):
-            child = problem.result(state, action)
-            res.generated += 1
-            if child in parents:
-                continue
-            parents[child] = (state, action)
-            if problem.is_goal(child):
-                res.states, res.actions = _path(parents, child)
-                res.verdict = "optimal"
-                res.cost = sum(
-                    problem.action_cost(s, a, t)
-                    for s, a, t in zip(res.states, res.actions, res.states[1:], strict=False)
-                )
-                frontier.clear()
-                break
-            frontier.append(child)
-        res.max_frontier = max(res.max_frontier, len(frontier))
-    res.seconds = time.perf_counter() - t0
-    return res
-
-
-def best_first(
-    problem: SearchProblem,
-    weight: float = 1.0,
-    g_weight: float = 1.0,
-    name: str = "astar",
-    max_expanded: int | None = None,
-) -> SearchResult:
-    """Best-first search on f = g_weight * g + weight * h, re-opening states reached more cheaply.
-
-    With g_weight = weight = 1 and an admissible h this is A* and the answer is optimal;
-    other weights give weighted A* (weight > 1) or greedy search (g_weight = 0).
-    """
-    t0 = time.perf_counter()
-    start = problem.initial
-    res = SearchResult(name, "unsolvable")
-    optimal = g_weight == 1.0 and weight <= 1.0
-    best_g: dict = {start: 0}
-    parents: dict = {start: None}
-    h0 = problem.h(start)
-    counter = 0
-    frontier = [(weight * h0, h0, counter, 0, start)]
-    while frontier:
-        if max_expanded is not None and res.expanded >= max_expanded:
-            res.verdict = "limit"
-            break
-        _, _, _, g, state = heapq.heappop(frontier)
-        if g > best_g[state]:
-            continue  # a stale entry: this state was reached more cheaply since
-        if problem.is_goal(state):
-            res.states, res.actions = _path(parents, state)
-            res.cost = g
-            res.verdict = "optimal" if optimal else "feasible"
-            break
-        res.expanded += 1
-        for action in problem.actions(state):
-            child = problem.result(state, action)
-            res.generated += 1
-            g2 = g + problem.action_cost(state, action, child)
-            if g2 < best_g.get(child, math.inf):
-                best_g[child] = g2
-                parents[child] = (state, action)
-                h = problem.h(child)
-                counter += 1
-                heapq.heappush(frontier, (g_weight * g2 + weight * h, h, counter, g2, child))
-        res.max_frontier = max(res.max_frontier, len(frontier))
-    res.seconds = time.perf_counter() - t0
-    return res
-
-
-def astar(problem: SearchProblem, max_expanded: int | None = None) -> SearchResult:
-    """A* search: optimal when h is admissible (re-opening keeps it so if h is inconsistent)."""
-    return best_first(problem, 1.0, 1.0, "astar", max_expanded)
-
-
-def weighted_astar(
-    problem: SearchProblem, weight: float = 2.0, max_expanded: int | None = None
-) -> SearchResult:
-    """Weighted A* (f = g + w*h): faster, cost at most w times the optimum for admissible h."""
-    return best_first(problem, weight, 1.0, f"wastar(w={weight:g})", max_expanded)
-
-
-def greedy(problem: SearchProblem, max_expanded: int | None = None) -> SearchResult:
-    """Greedy best-first search on h alone: a feasible answer, usually quickly."""
-    return best_first(problem, 1.0, 0.0, "greedy", max_expanded)
-
-
-def idastar(problem: SearchProblem, max_expanded: int | None = None) -> SearchResult:
-    """Iterative-deepening A*: optimal with admissible h, memory linear in the depth."""
-    t0 = time.perf_counter()
-    start = problem.initial
-    res = SearchResult("idastar", "unsolvable")
-    bound = problem.h(start)
-    path_states = [start]
-    path_actions: list = []
-    on_path = {start}
-
-    def dfs(g: float, bound: float) -> float:
-        """Depth-first search below `bound`; returns the smallest f that exceeded it."""
-        state = path_states[-1]
-        f = g + problem.h(state)
-        if f > bound:
-            return f
-        if problem.is_goal(state):
-            return -1.0
-        if max_expanded is not None and res.expanded >= max_expanded:
-            raise _Limit
-        res.expanded += 1
-        smallest = math.inf
-        for action in problem.actions(state):
-            child = problem.result(state, action)
-            res.generated += 1
-            if child in on_path:
-                continue
-            path_states.append(child)
-            path_actions.append(action)
-            on_path.add(child)
-            res.max_frontier = max(res.max_frontier, len(path_states))
-            t = dfs(g + problem.action_cost(state, action, child), bound)
-            if t < 0:
-                return t
-            on_path.discard(child)
-            path_states.pop()
-            path_actions.pop()
-            smallest = min(smallest, t)
-        return smallest
-
-    try:
-        while True:
-            t = dfs(0, bound)
-            if t < 0:
-                res.verdict = "optimal"
-                res.states, res.actions = list(path_states), list(path_actions)
-                res.cost = sum(
-                    problem.action_cost(s, a, u)
-                    for s, a, u in zip(res.states, res.actions, res.states[1:], strict=False)
-                )
-                break
-            if t == math.inf:
-                break
-            bound = t
-    except _Limit:
-        res.verdict = "limit"
-    res.seconds = time.perf_counter() - t0
-    return res
-
-
-class _Limit(Exception):
-    """Raised inside IDA* when max_expanded is reached."""
-
-
-ALGORITHMS = {
-    "bfs": bfs,
-    "astar": astar,
-    "idastar": idastar,
-    "weighted_astar": weighted_astar,
-    "greedy": greedy,
-}

@@ -243,7 +243,7 @@ def solve(
         start,
         goal,
         shape,
-        result.algorithm,
+        result.method,
         heuristic,
         result.verdict,
         result.states,
