@@ -41,6 +41,19 @@ def shared_dir(*parts: str) -> Path | None:
     return path if path.exists() else None
 
 
+def shared_or_skip(*parts: str) -> Path | None:
+    """A path under ../shared, or None after printing that the section needing it is skipped.
+
+    Notebooks call this once per section that reads reference data, so a user's clone
+    without ../shared runs end to end and says what it left out.
+    """
+    path = shared_dir(*parts)
+    if path is None:
+        where = "/".join(("shared", *parts))
+        print(f"Skipped: this section needs ../{where} (reference data beside the clone).")
+    return path
+
+
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     """Yield a temporary path beside `target`; on success it replaces `target` atomically."""
