@@ -81,18 +81,18 @@ def canonical(tubes: list[bytes] | tuple[bytes, ...]) -> Code:
 
 def children(state: Code, cap: int) -> list[Code]:
     """Canonical successors of `state` under the pour rule, with the safe pruning above."""
-    return [child for _, child, _, _ in expand(state, cap)]
+    return expand(state, cap)
 
 
 def expand(state: Code, cap: int, hs: int = 0, bound: BoundKernel | None = None) -> list:
     """(action, successor, cost 1, its bound) tuples, as `search.best_first` takes them.
 
-    The action is the successor itself; the bound is updated incrementally from `hs` when
-    `bound` is given (0 otherwise). This is the fast kernel of the pour rule: it specialises
-    `level.poured` to canonical `bytes` positions (destinations looked up by top color plus
-    the first empty tube, so a position costs time in proportion to its tubes and successors
-    rather than to all tube pairs) and is tested against `children_reference`, which uses
-    the rule itself.
+    The action is the successor itself; the bound is updated incrementally from `hs`.
+    Without `bound`: the bare successors (what `children` returns, for DFS and BFS).
+    This is the fast kernel of the pour rule: it specialises `level.poured` to canonical
+    `bytes` positions (destinations looked up by top color plus the first empty tube, so a
+    position costs time in proportion to its tubes and successors rather than to all tube
+    pairs) and is tested against `children_reference`, which uses the rule itself.
     """
     groups: dict[int, list] = {}  # top color -> [first, twin] indices of destination groups
     empty = -1
@@ -158,7 +158,7 @@ def expand(state: Code, cap: int, hs: int = 0, bound: BoundKernel | None = None)
             new.sort()
             child = tuple(new)
             if bound is None:
-                out.append((child, child, 1, 0))
+                out.append(child)
                 continue
             hc = (
                 hs
