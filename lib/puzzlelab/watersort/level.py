@@ -265,6 +265,11 @@ class Level:
 
     def relabel(self, names: Sequence[Color]) -> Level:
         """The same level with colors renamed (k-th color of `self.colors` -> names[k])."""
+        ok = isinstance(names, list | tuple) and all(isinstance(c, str) and c for c in names)
+        if not ok or len(names) < self.n_colors or len(set(names)) < len(names):
+            raise InvalidPuzzleError(
+                f"relabel needs a list of {self.n_colors} distinct color names, got {names!r:.60}"
+            )
         mapping = dict(zip(self.colors, names, strict=False))
         return Level(
             self.capacity, tuple(tuple(mapping[c] for c in t) for t in self.tubes), self.name

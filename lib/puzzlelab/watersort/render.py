@@ -70,7 +70,8 @@ def draw_board(
     """
     if ax is None:
         _, ax = plt.subplots(figsize=figure_size(level))
-    colors = list(colors) if colors is not None else list(level.colors)
+    colors = list(colors) if colors is not None else []
+    colors += [c for c in level.colors if c not in colors]  # colors the given order lacks
     rgb, text = palette(colors), short_labels(colors)
     rows, cols = grid_shape(level.n_tubes)
     cap = level.capacity
