@@ -358,6 +358,11 @@ def is_solvable(state: State | str, goal: State | str, shape: Shape) -> bool:
     state = read_board(state, shape)[0]
     goal = read_board(goal, shape)[0]
     check_same_tiles(state, goal)
+    return solvable_checked(state, goal, shape)
+
+
+def solvable_checked(state: State, goal: State, shape: Shape) -> bool:
+    """`is_solvable` for boards already read and checked (no parsing: for hot paths)."""
     rows, cols = shape
     if state == goal:
         return True

@@ -31,7 +31,7 @@ from numba import njit, objmode
 from .. import cache as cachefile
 from ..checks import integer
 from ..errors import CacheError, InvalidPuzzleError, PuzzleError, TooLargeError
-from ..results import Result, budget
+from ..results import Budget, Result, budget
 from .board import (
     DIRECTIONS,
     Move,
@@ -39,8 +39,8 @@ from .board import (
     State,
     check_same_tiles,
     check_shape,
-    is_solvable,
     read_board,
+    solvable_checked,
     to_text,
 )
 
@@ -787,11 +787,16 @@ def ida_star(
     max_depth = integer(max_depth, "max_depth", minimum=0)
     start = read_board(state, db.shape)[0]
     check_same_tiles(start, db.goal)
+    if not solvable_checked(start, db.goal, db.shape):
+        note = f"{to_text(start)} is in the other parity class than the goal"
+        return IDAResult(method="idastar-numba", verdict="unsolvable", note=note)
+    return run_ida(db, start, limits, max_depth)
+
+
+def run_ida(db: PatternDatabase, start: State, limits: Budget, max_depth: int = 1000) -> IDAResult:
+    """The numba IDA* on a start already checked (same tiles as the goal, solvable)."""
     res = IDAResult(method="idastar-numba", verdict="unsolvable")
-    if not is_solvable(start, db.goal, db.shape):
-        res.note = f"{to_text(start)} is in the other parity class than the goal"
-        return res
-    cells = np.array(db.internal(start), dtype=np.int64)
+    cells = np.array([db._code[t] for t in start], dtype=np.int64)
     deadline = NO_DEADLINE if limits.max_seconds is None else limits.started + limits.max_seconds
     status, path, expanded, generated, iterations = _ida_search(
         cells, db.shape[0], db.shape[1], *_ida_args(db), max_depth, limits.kernel_nodes(),

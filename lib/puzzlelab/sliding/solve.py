@@ -27,15 +27,15 @@ from .board import (
     State,
     check_same_tiles,
     check_shape,
-    is_solvable,
     neighbors,
     read_board,
+    solvable_checked,
     solved_state,
     to_text,
 )
 from .heuristics import HEURISTICS
 from .heuristics import heuristic as named_heuristic
-from .pdb import PatternDatabase, ida_star, manhattan_database, pattern_database
+from .pdb import PatternDatabase, ida_star, manhattan_database, pattern_database, run_ida
 from .tables import MAX_CELLS, cached_table, distance_table
 
 MAX_PDB_CELLS = 16
@@ -315,7 +315,7 @@ def solve(
     table = cached_table(shape, goal) if n <= MAX_CELLS and algorithm in ("auto", "table") else None
     algorithm, heuristic = _choose(algorithm, heuristic, shape, goal, table)
     head = {"start": start, "goal": goal, "shape": shape, "heuristic": heuristic}
-    if not is_solvable(start, goal, shape):  # before any search
+    if not solvable_checked(start, goal, shape):  # before any search
         return Solution(
             method=algorithm, verdict="unsolvable", **head,
             note=f"{to_text(start)} cannot reach {to_text(goal)}: the boards lie in different "
@@ -327,7 +327,7 @@ def solve(
         return _solution(head, "table", "optimal", states, limits.elapsed())
     if algorithm == "idastar" and _numba_ida(heuristic, goal):
         db = database(shape, goal, heuristic, progress=bool(progress))
-        return solve_with_database(start, db, heuristic, limits.max_expanded, limits.max_seconds)
+        return _database_solution(run_ida(db, start, limits), start, db, heuristic)
     h = _python_heuristic("zero" if heuristic == "none" else heuristic, goal, shape, progress)
     problem = SlidingProblem(start, goal, shape, h)
     left = None if limits.max_seconds is None else max(0.0, limits.max_seconds - limits.elapsed())
@@ -356,7 +356,11 @@ def solve_with_database(
     Parameters and verdicts as `solve` (the goal and shape are the database's).
     """
     res = ida_star(db, start, max_expanded=max_expanded, max_seconds=max_seconds)
-    start = read_board(start, db.shape)[0]
+    return _database_solution(res, read_board(start, db.shape)[0], db, heuristic)
+
+
+def _database_solution(res, start: State, db: PatternDatabase, heuristic: str) -> Solution:
+    """The numba IDA*'s result as a Solution."""
     return Solution(
         method=res.method, verdict=res.verdict, start=start, goal=db.goal, shape=db.shape,
         heuristic=heuristic, states=res.states, moves=res.moves, expanded=res.expanded,
