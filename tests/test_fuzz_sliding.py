@@ -30,7 +30,7 @@ from puzzlelab.sliding import (
 
 FUZZ = settings(
     max_examples=60,
-    deadline=2000,  # milliseconds per call
+    deadline=5000,  # milliseconds per call (generous: the CI machine is shared)
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
