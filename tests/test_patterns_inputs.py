@@ -246,3 +246,11 @@ def test_binary_and_non_utf8_files(tmp_path, content):
     path.write_bytes(content)
     with pytest.raises(ParseError):
         read_samples(path)
+
+
+def test_certain_pattern_with_no_draws():
+    """Found by the fuzz suite: weights [1] and 0 draws gave NaN (0 x -inf); nothing is seen."""
+    from puzzlelab.patterns import expected_distinct
+
+    assert expected_distinct(None, 0, [1.0]) == 0.0
+    assert expected_distinct(None, 3, [1.0, 0.0]) == 1.0

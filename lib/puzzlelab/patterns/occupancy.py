@@ -69,8 +69,10 @@ def expected_distinct(
     n = _samples_array(n_samples)
     if weights is not None:
         p = probabilities(weights)
-        with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, the pattern is always seen
-            out = np.sum(-np.expm1(np.multiply.outer(n, np.log1p(-p))), axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):  # p = 1: log1p(-1) = -inf
+            log_unseen = np.multiply.outer(n, np.log1p(-p))
+        log_unseen = np.where(np.multiply.outer(n, np.ones_like(p)) == 0, 0.0, log_unseen)
+        out = np.sum(-np.expm1(log_unseen), axis=-1)  # no draws: nothing seen, even with p = 1
     else:
         pool = check_pool(pool)
         out = pool * -np.expm1(n * math.log1p(-1.0 / pool)) if pool > 1 else np.minimum(n, 1.0)

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from .. import checks
 from ..errors import InvalidPuzzleError, PuzzleError
 from ..sliding import parse_board
 
@@ -71,20 +72,20 @@ def score_extraction(table: pd.DataFrame, truth: pd.DataFrame) -> Accuracy:
     ):
         if not isinstance(frame, pd.DataFrame) or not set(cols) <= set(frame.columns):
             raise InvalidPuzzleError(f"{name} must be a DataFrame with columns {', '.join(cols)}")
-    first: dict[int, pd.Series] = {}
+    frames = [checks.integer(f, f"frame of row {i}") for i, f in enumerate(table["frame"])]
+    first: dict[int, int] = {}
     extra = 0
     spans = list(zip(truth["answer_frame"], truth["end_frame"], truth.index, strict=True))
-    for _, row in table.iterrows():
-        hit = next((k for a, e, k in spans if a <= row["frame"] <= e), None)
+    for i, frame in enumerate(frames):
+        hit = next((k for a, e, k in spans if a <= frame <= e), None)
         if hit is None or hit in first:
             extra += 1
         else:
-            first[hit] = row
+            first[hit] = i
     states = pictures = 0
-    for k, row in first.items():
-        right_state = _same_pattern(row["state"], truth.loc[k, "pattern"])
-        states += right_state
-        pictures += int(row["picture"]) == int(truth.loc[k, "picture"])
+    for k, i in first.items():
+        states += _same_pattern(table["state"].iloc[i], truth.loc[k, "pattern"])
+        pictures += _same_picture(table["picture"].iloc[i], truth.loc[k, "picture"])
     return Accuracy(
         openings=len(truth),
         rows=len(table),
@@ -94,6 +95,14 @@ def score_extraction(table: pd.DataFrame, truth: pd.DataFrame) -> Accuracy:
         missed=len(truth) - len(first),
         extra=extra,
     )
+
+
+def _same_picture(found, expected) -> bool:
+    """Whether a reading's picture (possibly malformed) is the expected one."""
+    try:
+        return checks.integer(found, "picture") == int(expected)
+    except PuzzleError:
+        return False
 
 
 def _same_pattern(found, expected: str) -> bool:

@@ -137,7 +137,7 @@ def extract_states_writeup(
         cap.release()
     table = pd.DataFrame(rows, columns=WRITEUP_COLUMNS)
     if table.empty:
-        warnings.warn(f"the baseline found no puzzle in {video_path}", stacklevel=2)
+        warnings.warn(f"the write-up's method found no puzzle in {video_path}", stacklevel=2)
     table.attrs.update(trace=np.asarray(trace, np.float32), fps=fps, n_frames=n, skipped=skipped)
     return table
 
