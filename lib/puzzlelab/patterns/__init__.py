@@ -30,7 +30,7 @@ from .occupancy import (
     unseen_probability,
     variance_distinct,
 )
-from .plots import draw_difficulty, draw_frequencies, draw_pool_estimate
+from .plots import draw_difficulty, draw_frequencies, draw_pool_estimate, draw_risk
 from .richness import (
     Chao1,
     Coverage,
@@ -59,6 +59,7 @@ from .samples import (
     write_samples,
 )
 from .uniformity import (
+    WRITEUP_SHARED,
     SharedPatternTest,
     UniformityTest,
     expected_shared_matrix,
@@ -68,6 +69,7 @@ from .uniformity import (
 )
 
 __all__ = [
+    "WRITEUP_SHARED",
     "Chao1",
     "Coverage",
     "CoverageCheck",
@@ -87,6 +89,7 @@ __all__ = [
     "draw_difficulty",
     "draw_frequencies",
     "draw_pool_estimate",
+    "draw_risk",
     "estimate_pool_size",
     "expected_distinct",
     "expected_shared_matrix",

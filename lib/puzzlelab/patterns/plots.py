@@ -7,7 +7,15 @@ from collections import Counter
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .occupancy import expected_distinct, prob_at_least, prob_at_most, variance_distinct
+from .occupancy import (
+    expected_distinct,
+    prob_all_seen,
+    prob_at_least,
+    prob_at_most,
+    samples_needed,
+    unseen_probability,
+    variance_distinct,
+)
 from .richness import PoolEstimate, log_likelihood
 
 
@@ -104,5 +112,29 @@ def draw_difficulty(moves: dict, patterns, table, ax=None, *, mean: float | None
         ax.axvline(mean, color="tab:blue", ls="--", lw=1)
     ax.axvline(float(depth @ all_states), color="k", ls="--", lw=1)
     ax.set(xlabel="minimum moves", ylabel="fraction", title="Difficulty of the openings")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def draw_risk(pools=(70, 80), ax=None, *, n_max: int = 1000, reliability: float = 0.001):
+    """The write-up's risk (N/(N+1))^n of never drawing one extra pattern, per pool size.
+
+    Dotted lines mark `samples_needed(N, reliability)`; the dashed curve is the chance that
+    some of the last pool's own patterns are still unseen (1 - P(D = N)).
+    """
+    if ax is None:
+        _, ax = plt.subplots()
+    n = np.arange(0, n_max + 1)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for N, color in zip(pools, colors[1:] + colors[:1], strict=False):
+        label = f"one extra pattern never drawn, N = {N}"
+        ax.semilogy(n, unseen_probability(N, n), color=color, label=label)
+        ax.axvline(samples_needed(N, reliability), color=color, ls=":", lw=1)
+    last = pools[-1]
+    coarse = n[:: max(1, n_max // 100)]
+    unseen = [1 - prob_all_seen(last, int(k)) for k in coarse]
+    ax.semilogy(coarse, unseen, color="k", ls="--", lw=1, label=f"some of the {last} still unseen")
+    ax.axhline(reliability, color="k", lw=0.8)
+    ax.set(xlabel="openings n", ylabel="probability", ylim=(reliability / 100, 1.2))
     ax.legend(fontsize=8)
     return ax

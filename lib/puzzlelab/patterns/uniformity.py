@@ -18,6 +18,19 @@ from .occupancy import probabilities
 from .richness import MAX_COUNT
 from .samples import picture_counts
 
+# The write-up's 500-opening "similarity matrix": patterns seen with both picture i and j.
+WRITEUP_SHARED = np.array(
+    [
+        [60, 33, 41, 42, 37, 36],
+        [33, 44, 34, 25, 27, 26],
+        [41, 34, 57, 37, 37, 36],
+        [42, 25, 37, 52, 30, 27],
+        [37, 27, 37, 30, 50, 31],
+        [36, 26, 36, 27, 31, 49],
+    ]
+)
+WRITEUP_SHARED.setflags(write=False)
+
 
 @dataclass(frozen=True, kw_only=True)
 class UniformityTest:
