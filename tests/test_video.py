@@ -29,7 +29,7 @@ from puzzlelab.video import (
 )
 from puzzlelab.video.extract import block_change
 from puzzlelab.video.pictures import cell_box, normalize_rows, tile_image
-from puzzlelab.video.synth import draw_board
+from puzzlelab.video.synth import render_board
 from puzzlelab.video.writeup import bin_positions
 
 SIZE = (320, 180)
@@ -333,7 +333,7 @@ def test_read_board_reads_any_drawn_arrangement(state, picture):
     side = 90
     screen = np.full((180, 320, 3), 20, np.uint8)
     bgr = cv2.cvtColor(pics[picture - 1], cv2.COLOR_RGB2BGR)
-    screen[40 : 40 + side, 100 : 100 + side] = draw_board(bgr, tuple(state), side)
+    screen[40 : 40 + side, 100 : 100 + side] = render_board(bgr, tuple(state), side)
     reading = read_board(screen, (100, 40, side), tile_templates(pics))
     assert reading.state == tuple(state) and reading.picture == picture
 
