@@ -151,3 +151,61 @@ def test_write_samples_only_writes_what_reads_back(tmp_path_factory, rows, allow
 def test_weighted_expectations(weights, n):
     out = call(pt.expected_distinct, None, n, weights)
     assert out is None or (math.isfinite(out) and 0 <= out <= len(weights))
+
+
+patterns_ = st.one_of(
+    st.sampled_from(["789456B23", "9B6358247", "8734B9265", "359B26478", "879456B23"]),
+    st.text(max_size=10),
+    numbers,
+)
+tables = st.one_of(
+    st.lists(st.tuples(st.one_of(st.integers(-1, 8), numbers), patterns_), max_size=8).map(
+        lambda r: pd.DataFrame(r, columns=["picture", "pattern"])
+    ),
+    st.lists(patterns_, max_size=6),
+    st.lists(patterns_, max_size=3).map(lambda p: pd.DataFrame({"other": p})),
+    numbers,
+)
+
+
+@settings(FUZZ, max_examples=60)
+@given(tables, numbers, fractions_)
+def test_sample_table_functions(samples, n_pictures, alpha):
+    """Tables with odd pictures and patterns (or no table at all) are refused or analysed."""
+    counts = call(pt.frequency_counts, samples)
+    assert counts is None or sum(counts.values()) == len(samples)
+    pics = call(pt.picture_counts, samples, n_pictures)
+    assert pics is None or (pics.sum() == len(samples) and len(pics) == n_pictures)
+    m = call(pt.shared_pattern_matrix, samples, n_pictures)
+    assert m is None or (m == m.T).all()
+    test = call(pt.shared_pattern_test, samples, n_pictures, 20, alpha)
+    assert test is None or 0 < test.p_value <= 1
+    moves = call(pt.minimum_moves, samples)
+    assert moves is None or all(17 <= v <= 31 or v < 17 for v in moves.values())
+    hard = call(pt.difficulty, samples, None, alpha)
+    assert hard is None or hard.min <= hard.mean <= hard.max
+    worst = call(pt.hardest_pattern, samples)
+    assert worst is None or worst[1] == max(moves.values())
+
+
+@FUZZ
+@given(numbers, numbers, numbers)
+def test_remaining_numeric_helpers(a, b, c):
+    s = call(pt.stirling2, a, b)
+    assert s is None or (isinstance(s, int) and s >= 0)
+    ll = call(pt.log_likelihood, a, b, c)
+    assert ll is None or not np.isnan(ll).any()
+    exact = call(pt.distinct_distribution_exact, a, b)
+    assert exact is None or sum(exact) == 1
+    av = call(pt.samples_for_distinct, a, b)
+    assert av is None or np.all(np.asarray(av) >= 0)
+
+
+@settings(FUZZ, max_examples=30)
+@given(st.lists(st.one_of(st.floats(0, 5), numbers), max_size=5), numbers, numbers, fractions_)
+def test_coverage_check(weights, n, trials, confidence):
+    """check_coverage with tiny pools; its fractions are frequencies."""
+    if isinstance(trials, int) and trials > 20 or isinstance(n, int) and n > 200:
+        return  # valid but slow: covered by test_patterns
+    out = call(pt.check_coverage, weights, n, trials, confidence)
+    assert out is None or 0 <= out.equal_weights <= 1 and 0 <= out.mixture <= 1

@@ -254,3 +254,32 @@ def test_certain_pattern_with_no_draws():
 
     assert expected_distinct(None, 0, [1.0]) == 0.0
     assert expected_distinct(None, 3, [1.0, 0.0]) == 1.0
+
+
+def test_chao1_interval_holds_its_estimate_without_singletons():
+    """Found by the fuzz suite: counts [1] gave 'Chao1 1.0 (50 % interval 1.2-1.9)'."""
+    for counts in ([1], [5, 5, 1], [3, 4, 2, 2]):
+        est = chao1(counts, 0.5)
+        assert est.low <= est.estimate <= est.high and est.contains(len(counts))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: read_samples_text("1,12345678²\n"),
+        lambda: __import__("puzzlelab.patterns").patterns.samples_for_distinct(80, ""),
+        lambda: __import__("puzzlelab.patterns").patterns.hardest_pattern(["789456B23", None]),
+        lambda: __import__("puzzlelab.patterns").patterns.stirling2(10**6, 5000),
+        lambda: __import__("puzzlelab.patterns").patterns.distinct_distribution_exact(10**20, 3000),
+    ],
+)
+def test_found_by_fuzzing(call):
+    """Raw ValueError/TypeError, or minutes of work, found by tests/test_fuzz_patterns.py."""
+    with pytest.raises(PuzzleError):
+        call()
+
+
+def read_samples_text(text):
+    from puzzlelab.patterns import parse_samples
+
+    return parse_samples(text)

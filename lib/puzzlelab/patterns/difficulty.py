@@ -14,7 +14,7 @@ from .. import checks
 from ..errors import InvalidPuzzleError
 from ..game import GAME_GOAL, GAME_SHAPE
 from ..sliding import DistanceTable, distance_table, parse_board
-from .samples import Pattern
+from .samples import Pattern, patterns_of
 
 
 def game_table() -> DistanceTable:
@@ -26,8 +26,19 @@ def minimum_moves(
     patterns: Iterable[Pattern], table: DistanceTable | None = None
 ) -> dict[Pattern, int]:
     """Optimal moves to the game's goal for each distinct pattern."""
-    table = game_table() if table is None else table
-    return {p: table.distance(parse_board(p, GAME_SHAPE)) for p in dict.fromkeys(patterns)}
+    table = _table(table)
+    return {
+        p: table.distance(parse_board(p, GAME_SHAPE)) for p in dict.fromkeys(patterns_of(patterns))
+    }
+
+
+def _table(table: DistanceTable | None) -> DistanceTable:
+    """The given distance table, or the game's."""
+    if table is None:
+        return game_table()
+    if not isinstance(table, DistanceTable):
+        raise InvalidPuzzleError("table must be a sliding.DistanceTable (e.g. game_table())")
+    return table
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,9 +83,10 @@ def difficulty(
         Fewer than two samples, unreadable patterns, or a bad alpha.
     """
     alpha = checks.fraction(alpha, "alpha")
-    table = game_table() if table is None else table
-    moves_of = minimum_moves(samples["pattern"], table)
-    moves = np.array([moves_of[p] for p in samples["pattern"]], dtype=float)
+    table = _table(table)
+    patterns = patterns_of(samples)
+    moves_of = minimum_moves(patterns, table)
+    moves = np.array([moves_of[p] for p in patterns], dtype=float)
     if len(moves) < 2:
         raise InvalidPuzzleError("need at least two samples for a standard error")
     depth = np.arange(len(table.counts))
@@ -104,8 +116,7 @@ def hardest_pattern(
     samples: pd.DataFrame | Iterable[Pattern], table: DistanceTable | None = None
 ) -> tuple[Pattern, int]:
     """The pattern needing the most moves (first in sorted order among ties)."""
-    patterns = samples["pattern"] if isinstance(samples, pd.DataFrame) else samples
-    moves_of = minimum_moves(sorted(set(patterns)), table)
+    moves_of = minimum_moves(sorted(set(patterns_of(samples))), table)
     if not moves_of:
         raise InvalidPuzzleError("no patterns given")
     best = max(moves_of, key=lambda p: (moves_of[p], [-ord(ch) for ch in p]))

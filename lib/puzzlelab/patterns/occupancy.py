@@ -154,16 +154,27 @@ def prob_at_least(pool: int, n_samples: int, n_distinct: int) -> float:
 def samples_for_distinct(pool: int, n_distinct: float | np.ndarray) -> float | np.ndarray:
     """Invert E[D]: the n at which N equally likely patterns show `n_distinct` on average."""
     pool = check_pool(pool)
-    d = np.asarray(n_distinct, dtype=float)
+    d = np.asarray(n_distinct)
+    if d.dtype.kind not in "iuf":
+        raise InvalidPuzzleError(f"n_distinct must be numbers, not {n_distinct!r:.60}")
+    d = d.astype(float)
     if not np.all(np.isfinite(d)) or np.any(d < 0) or np.any(d >= pool):
         raise InvalidPuzzleError(f"an average distinct count must lie in 0..{pool} (exclusive)")
     out = np.log1p(-d / pool) / math.log1p(-1.0 / pool) if pool > 1 else np.zeros_like(d)
     return float(out) if np.ndim(out) == 0 else out
 
 
-@lru_cache(maxsize=4096)
 def stirling2(n: int, k: int) -> int:
     """Stirling number of the second kind S(n, k), exact (ways to split n items into k blocks)."""
+    n, k = checks.integer(n, "n", minimum=0), checks.integer(k, "k", minimum=0)
+    if n * min(n, k) > 4_000_000:
+        raise TooLargeError(f"S({n}, {k}) is too costly to compute exactly here")
+    return _stirling2(n, k)
+
+
+@lru_cache(maxsize=4096)
+def _stirling2(n: int, k: int) -> int:
+    """Worker of `stirling2` (checked arguments)."""
     if n == k:
         return 1
     if k == 0 or k > n:
@@ -179,6 +190,8 @@ def stirling2(n: int, k: int) -> int:
 def distinct_distribution_exact(pool: int, n_samples: int) -> list[Fraction]:
     """Slow reference: P(D = k) = C(N, k) k! S(n, k) / N^n as exact fractions."""
     pool, n_samples = check_pool(pool), check_samples(n_samples)
+    if n_samples > 300 or n_samples * math.log10(pool) > 20_000:
+        raise TooLargeError(f"the exact fractions for {n_samples} draws from {pool} are too big")
     total = pool**n_samples
     return [
         Fraction(math.perm(pool, k) * stirling2(n_samples, k), total)

@@ -81,7 +81,12 @@ class PoolEstimate(Interval):
 def log_likelihood(pool: int | np.ndarray, n_samples: int, n_distinct: int) -> np.ndarray:
     """log P(D = d | N) up to a term free of N: log N!/(N-d)! - n log N (-inf for N < d)."""
     n, d = _check_counts(n_samples, n_distinct)
-    N = np.asarray(pool, dtype=float)
+    try:
+        N = np.asarray(pool, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidPuzzleError(f"pool sizes must be numbers, not {pool!r:.60}") from None
+    if not np.all(np.isfinite(N)) or np.any(N < 1):
+        raise InvalidPuzzleError("pool sizes must be finite numbers >= 1")
     with np.errstate(divide="ignore", invalid="ignore"):
         out = special.gammaln(N + 1) - special.gammaln(np.maximum(N - d, 0) + 1) - n * np.log(N)
     return np.where(d <= N, out, -np.inf)
@@ -323,7 +328,8 @@ def chao1(counts: Counter | Sequence[int], confidence: float = 0.95) -> Chao1:
     Chao1
         S = D + (n-1)/n * f1(f1-1) / (2(f2+1)); the interval S_obs + T/K .. S_obs + T*K keeps
         the lower end above the observed count; with at most one singleton it uses
-        EstimateS's equation for the no-singleton case.
+        EstimateS's equation for the no-singleton case, with the lower end at the observed
+        count (EstimateS's own can lie above its estimate, e.g. 1.25-1.91 for counts [1]).
 
     Raises
     ------
@@ -354,7 +360,7 @@ def chao1(counts: Counter | Sequence[int], confidence: float = 0.95) -> Chao1:
         )
         var = max(var, 0.0)
         p = float(np.sum(f * np.exp(-i)) / d)
-        low = max(d, d / (1 - p) - z * math.sqrt(var) / (1 - p))
+        low = d  # EstimateS's max(S_obs, ...) can exceed S_obs, the estimate here: keep it in
         high = d / (1 - p) + z * math.sqrt(var) / (1 - p)
     return Chao1(
         estimate=d + t,

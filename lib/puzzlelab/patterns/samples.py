@@ -25,6 +25,7 @@ from ..sliding import State, is_solvable, parse_board, to_pattern
 
 Pattern = str  # the write-up's compact board, e.g. '9B6358247'
 EXAMPLE = "expected rows like '1,9B6358247'"
+PATTERN_SYMBOLS = frozenset("0123456789Bb_.-")
 
 
 def samples_path() -> Path:
@@ -147,6 +148,8 @@ def _parse_row(
         raise InvalidPuzzleError(f"picture {picture} is outside 1{top}")
     if len(pat_text) != 9:
         raise ParseError(f"pattern {pat_text!r} has {len(pat_text)} characters, expected 9")
+    if not set(pat_text) <= PATTERN_SYMBOLS:
+        raise ParseError(f"pattern {pat_text!r}: use the digits 2-9 and B for the blank")
     state = parse_board(pat_text, GAME_SHAPE)
     if not is_solvable(state, GAME_GOAL, GAME_SHAPE):  # also checks the tiles 2-9 + blank
         raise InvalidPuzzleError(f"pattern {pat_text!r} cannot be solved toward 789456B23")
@@ -232,16 +235,40 @@ def write_samples(
     return atomic_write_text(path, text)
 
 
+def column(samples: pd.DataFrame, name: str) -> pd.Series:
+    """A column of a samples table, or InvalidPuzzleError saying which table is expected."""
+    if not isinstance(samples, pd.DataFrame) or name not in samples.columns:
+        raise InvalidPuzzleError(
+            f"expected a samples table with a {name!r} column (e.g. from read_samples)"
+        )
+    return samples[name]
+
+
+def patterns_of(samples: pd.DataFrame | Sequence[Pattern]) -> list[Pattern]:
+    """The pattern strings of a samples table or of a list of patterns."""
+    if isinstance(samples, pd.DataFrame):
+        samples = column(samples, "pattern")
+    if isinstance(samples, (str, bytes)):
+        raise InvalidPuzzleError("expected several patterns, not one string")
+    try:
+        patterns = list(samples)
+    except TypeError:
+        raise InvalidPuzzleError(f"expected a list of patterns, not {samples!r:.60}") from None
+    for p in patterns:
+        if not isinstance(p, str):
+            raise InvalidPuzzleError(f"patterns are strings such as '9B6358247', not {p!r}")
+    return patterns
+
+
 def frequency_counts(samples: pd.DataFrame | Sequence[Pattern]) -> Counter:
     """How often each pattern was seen."""
-    patterns = samples["pattern"] if isinstance(samples, pd.DataFrame) else samples
-    return Counter(patterns)
+    return Counter(patterns_of(samples))
 
 
 def picture_counts(samples: pd.DataFrame, n_pictures: int = N_PICTURES) -> np.ndarray:
     """Openings per picture 1..n_pictures."""
     n_pictures = checks.integer(n_pictures, "n_pictures", minimum=1)
-    pics = [checks.integer(p, "picture") for p in samples["picture"]]
+    pics = [checks.integer(p, "picture") for p in column(samples, "picture")]
     if pics and (min(pics) < 1 or max(pics) > n_pictures):
         raise InvalidPuzzleError(f"pictures must lie in 1..{n_pictures}")
     return np.bincount(np.asarray(pics, dtype=np.int64) - 1, minlength=n_pictures)

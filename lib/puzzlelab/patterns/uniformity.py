@@ -16,7 +16,7 @@ from ..errors import InvalidPuzzleError, TooLargeError
 from ..game import N_PICTURES
 from .occupancy import probabilities
 from .richness import MAX_COUNT
-from .samples import picture_counts
+from .samples import patterns_of, picture_counts
 
 # The write-up's 500-opening "similarity matrix": patterns seen with both picture i and j.
 WRITEUP_SHARED = np.array(
@@ -132,6 +132,7 @@ def _compositions(n: int, k: int) -> np.ndarray:
 
 def shared_pattern_matrix(samples: pd.DataFrame, n_pictures: int = N_PICTURES) -> np.ndarray:
     """M[i, j] = distinct patterns seen with both picture i+1 and picture j+1 (the write-up's)."""
+    n_pictures = checks.integer(n_pictures, "n_pictures", minimum=1, maximum=10_000)
     pics, codes = _encode(samples, n_pictures)
     return _shared(_presence(pics, codes, n_pictures, codes.max() + 1 if len(codes) else 0))
 
@@ -232,7 +233,7 @@ def _encode(samples: pd.DataFrame, n_pictures: int) -> tuple[np.ndarray, np.ndar
     """Pictures as 0-based ints and patterns as codes 0..K-1."""
     picture_counts(samples, n_pictures)  # validates the range
     pics = np.asarray(samples["picture"], dtype=np.int64) - 1
-    _, codes = np.unique(np.asarray(samples["pattern"], dtype=str), return_inverse=True)
+    _, codes = np.unique(np.asarray(patterns_of(samples), dtype=str), return_inverse=True)
     return pics, codes.astype(np.int64).ravel()
 
 
