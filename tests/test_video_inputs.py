@@ -184,3 +184,15 @@ def test_damaged_cache_is_rebuilt(cache_dir, damage):
 def test_unknown_effect_is_refused(cache_dir):
     with pytest.raises(PuzzleError, match="unknown effects"):
         cached_recording(1, size=(160, 90), nosie=3.0)
+
+
+@pytest.mark.parametrize(
+    "state,rect",
+    [("¹", (10, 10, 30)), (None, (10, 10, 30)), ("789456B23", (10, 10)), ("789456B23", "abc")],
+)
+def test_annotate_refuses_odd_boards_and_rects(state, rect):
+    """Found by the fuzz suite: a '¹' state raised a raw ValueError from int()."""
+    from puzzlelab.video import annotate_frame
+
+    with pytest.raises(PuzzleError):
+        annotate_frame(np.zeros((64, 96, 3), np.uint8), rect, state)

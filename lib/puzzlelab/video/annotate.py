@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .. import checks
-from ..errors import PuzzleError
+from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 from ..sliding import parse_board
 from .extract import block_change, open_video, thumbnail
 from .pictures import Rect, cell_box
@@ -44,7 +44,16 @@ def annotate_frame(
     frame: np.ndarray, rect: Rect, state, *, picture: int | None = None, margin: float = 0.15
 ) -> np.ndarray:
     """A copy of an RGB frame with each tile's box and number drawn, as in the write-up."""
-    state = parse_board(state) if isinstance(state, str) else tuple(state)
+    state = _board(state)
+    frame = np.asarray(frame)
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise InvalidPuzzleError("frame must be an RGB uint8 image (height, width, 3)")
+    try:
+        rect = tuple(checks.number(v, "rect") for v in rect)
+    except TypeError:
+        raise InvalidPuzzleError(f"rect must be (x, y, side), not {rect!r}") from None
+    if len(rect) != 3 or rect[2] <= 0:
+        raise InvalidPuzzleError(f"rect must be (x, y, side) with side > 0, not {rect!r}")
     out = np.ascontiguousarray(frame).copy()
     side = rect[2]
     thick = max(1, int(side // 150))
@@ -79,6 +88,17 @@ def annotate_frame(
             thick,
         )
     return out
+
+
+def _board(state) -> tuple[int, ...]:
+    """A 3x3 board from a pattern string or nine tiles; ParseError for anything else."""
+    try:
+        board = parse_board(state, (3, 3))
+    except PuzzleError:
+        raise
+    except (TypeError, ValueError, IndexError) as exc:  # odd symbols the board parser misses
+        raise ParseError(f"cannot read {state!r:.40} as a 3x3 board") from exc
+    return board
 
 
 def change_trace(
