@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pandas as pd
 
-from ..errors import PuzzleError
+from .. import checks
+from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 from ..sliding import parse_board
 from .extract import block_change, open_video, thumbnail
 from .pictures import Rect, cell_box
@@ -27,6 +28,7 @@ TRACK_COLORS = [  # RGB, one per tile label 2..9 (after the write-up's palette)
 
 def read_frame(video_path: str | Path, index: int) -> np.ndarray:
     """Frame `index` of a video as an RGB array."""
+    index = checks.integer(index, "index", minimum=0)
     cap = open_video(video_path)
     try:
         cap.set(cv2.CAP_PROP_POS_FRAMES, int(index))
@@ -42,7 +44,16 @@ def annotate_frame(
     frame: np.ndarray, rect: Rect, state, *, picture: int | None = None, margin: float = 0.15
 ) -> np.ndarray:
     """A copy of an RGB frame with each tile's box and number drawn, as in the write-up."""
-    state = parse_board(state) if isinstance(state, str) else tuple(state)
+    state = _board(state)
+    frame = np.asarray(frame)
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise InvalidPuzzleError("frame must be an RGB uint8 image (height, width, 3)")
+    try:
+        rect = tuple(checks.number(v, "rect") for v in rect)
+    except TypeError:
+        raise InvalidPuzzleError(f"rect must be (x, y, side), not {rect!r}") from None
+    if len(rect) != 3 or rect[2] <= 0:
+        raise InvalidPuzzleError(f"rect must be (x, y, side) with side > 0, not {rect!r}")
     out = np.ascontiguousarray(frame).copy()
     side = rect[2]
     thick = max(1, int(side // 150))
@@ -79,6 +90,17 @@ def annotate_frame(
     return out
 
 
+def _board(state) -> tuple[int, ...]:
+    """A 3x3 board from a pattern string or nine tiles; ParseError for anything else."""
+    try:
+        board = parse_board(state, (3, 3))
+    except PuzzleError:
+        raise
+    except (TypeError, ValueError, IndexError) as exc:  # odd symbols the board parser misses
+        raise ParseError(f"cannot read {state!r:.40} as a 3x3 board") from exc
+    return board
+
+
 def change_trace(
     video_path: str | Path, *, similarity: bool = True, max_frames: int | None = None
 ) -> pd.DataFrame:
@@ -88,6 +110,8 @@ def change_trace(
     signal the write-up kept within 0.5-0.8; it is NaN for the first frame and where a frame
     is flat (the normalized score is 0/0 there).
     """
+    if max_frames is not None:
+        max_frames = checks.integer(max_frames, "max_frames", minimum=1)
     cap = open_video(video_path)
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     rows = []
@@ -116,3 +140,15 @@ def _similarity(a: np.ndarray, b: np.ndarray) -> float:
     if a.std() < 1e-6 or b.std() < 1e-6:
         return float("nan")
     return float(cv2.matchTemplate(a, b, cv2.TM_CCOEFF_NORMED)[0, 0])
+
+
+def decode_only(video_path: str | Path) -> int:
+    """Read every frame with OpenCV and do nothing else (the speed floor); the frame count."""
+    cap = open_video(video_path)
+    n = 0
+    try:
+        while cap.read()[0]:
+            n += 1
+    finally:
+        cap.release()
+    return n
