@@ -53,6 +53,7 @@ ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc|ws|wss)://\S+$")
 MAX_AUTO_CHUNK = 1000
 AUTO_CHUNKS = 64  # the automatic chunk size aims at about this many chunks
 CI_METHODS = ("wilson", "clopper-pearson")
+CONNECT_TIMEOUT = "20s"  # how long to wait for a scheduler address to answer
 
 Case = dict[str, Any]
 Row = dict[str, Any]
@@ -338,7 +339,7 @@ def _client(cluster: object) -> tuple[Any, bool]:
         return client, True
     if isinstance(cluster, str) and ADDRESS.match(cluster):
         try:
-            client = Client(cluster, timeout="20s")
+            client = Client(cluster, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise PuzzleError(f"cannot reach the Dask scheduler at {cluster}: {exc}") from exc
         print(f"Dask cluster {cluster}: dashboard {client.dashboard_link}")
