@@ -16,6 +16,8 @@ import cloudpickle
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from puzzlelab import batch
@@ -98,6 +100,8 @@ def test_bad_results_become_row_errors():
     assert "expected a dict" in run_batch(not_a_dict, cases, progress=False)["error"][0]
     assert "'i'" in run_batch(clash, cases, progress=False)["error"][0]
     assert "scalars only" in run_batch(array_value, cases, progress=False)["error"][0]
+    huge = run_batch(lambda case: {"x": 2**64}, cases, progress=False)["error"][0]
+    assert "beyond 64-bit" in huge
 
 
 def test_the_table_does_not_depend_on_the_chunking():
@@ -159,6 +163,7 @@ class _Locked:
         (square, [{"i": [1, 2]}], "scalars only"),
         (square, [{"error": 1}], "reserved"),
         (square, [{1: 1}], "column name"),
+        (square, [{"i": 2**63}], "64-bit"),
     ],
 )
 def test_bad_arguments_are_refused(fn, cases, match):
@@ -322,3 +327,40 @@ def test_a_killed_worker_loses_nothing(client, tmp_path):
     assert marker.exists() and int(marker.read_text()) != os.getpid()  # a worker really died
     assert on_cluster["error"].isna().all()
     pd.testing.assert_frame_equal(on_cluster, serial)
+
+
+# ------------------------------------------------------------------------------ fuzz
+
+
+def echo(case: dict) -> dict:
+    """Return the case's values under new names (odd values must survive the table)."""
+    return {f"out_{k}": v for k, v in case.items()}
+
+
+_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**80), max_value=2**80),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=5),
+    st.binary(max_size=3),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.one_of(
+        st.lists(st.dictionaries(st.sampled_from("abc"), _values, min_size=1), max_size=4),
+        _values,
+        st.lists(_values, max_size=3),
+    ),
+    st.one_of(st.none(), st.integers(-2, 5), st.floats(), st.text(max_size=3)),
+)
+def test_odd_cases_give_a_table_or_a_puzzle_error(cases, chunk_size):
+    try:
+        table = run_batch(echo, cases, chunk_size=chunk_size, progress=False)
+    except PuzzleError:
+        return
+    assert len(table) == len(cases)
+    assert table["error"].isna().all()

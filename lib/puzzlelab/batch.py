@@ -69,6 +69,8 @@ def _scalar(value: object, where: str) -> bool | int | float | str | None:
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, numbers.Integral):
+        if not -(2**63) <= int(value) < 2**63:
+            raise PuzzleError(f"{where} is {value}, beyond 64-bit integers; store it as text")
         return int(value)
     if isinstance(value, numbers.Real):
         return float(value)
@@ -183,7 +185,7 @@ def _column(values: list[Any]):
 
     try:
         return pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
         return pa.array([None if v is None else str(v) for v in values], type=pa.string())
 
 
