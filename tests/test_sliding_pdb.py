@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError
-from puzzlelab.sliding import distance_table, manhattan, solved_state
+from puzzlelab.sliding import distance_table, is_solution, manhattan, solved_state
 from puzzlelab.sliding.pdb import (
     _rank,
     _unrank,
@@ -126,15 +126,18 @@ def test_numba_idastar_is_optimal_on_3x3(db3, all3):
     boards, depths = all3
     rng = np.random.default_rng(5)
     for i in rng.integers(0, len(boards), 150):
-        res = ida_star(db3, tuple(int(t) for t in boards[i]))
-        assert res.length == depths[i]
+        board = tuple(int(t) for t in boards[i])
+        res = ida_star(db3, board)
+        assert res.verdict == "optimal" and res.length == depths[i]
         assert res.blank_path[-1] == GOAL3.index(0) and len(res.blank_path) == res.length + 1
+        assert is_solution(board, res.moves, GOAL3, SHAPE3) and res.states[-1] == GOAL3
 
 
 def test_numba_idastar_node_limit(db3, table3):
     far = table3.farthest(1)[0]
-    res = ida_star(db3, far, node_limit=10)
-    assert res.length == -2
+    res = ida_star(db3, far, max_expanded=10)
+    assert res.verdict == "limit" and res.length is None and res.expanded == 10
+    assert "max_expanded=10" in res.note
 
 
 def test_partitions_are_checked():
@@ -151,9 +154,10 @@ def test_cache_round_trip_and_damaged_file(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path))
     first = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
     path = pdb_path(SHAPE3, GOAL3, first.patterns[0])
-    assert path.exists() and path.is_relative_to(tmp_path) and "v1" in path.name
+    assert path.exists() and path.is_relative_to(tmp_path) and "-v2-" in path.name
     path.write_bytes(b"not a table")
-    again = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
+    with pytest.warns(RuntimeWarning, match="rebuilding"):
+        again = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
     for a, b in zip(first.tables, again.tables, strict=True):
         assert np.array_equal(a, b)
 
@@ -179,7 +183,7 @@ def test_pdb_solves_ten_easiest_korf_instances(db663):
         assert kernel_h(db663, s) == h0
         assert int(r["manhattan_h0"]) <= h0 <= want
         res = ida_star(db663, s)
-        assert res.length == want, r["id"]
+        assert res.verdict == "optimal" and res.length == want, r["id"]
 
 
 def test_pdb_lower_bound_on_all_korf_instances(db663):
