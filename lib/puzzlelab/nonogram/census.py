@@ -13,6 +13,7 @@ intervals; undecided pictures widen the unique share's interval instead of being
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Sequence
 
 import pandas as pd
@@ -67,10 +68,18 @@ def picture(case: dict):
 
 
 def _solve(grid, max_nodes: int | None) -> tuple[str, bool, int]:
-    """(verdict, line-solvable, search nodes) of a picture's clues."""
-    result = solve(from_grid(grid), max_solutions=2, max_nodes=max_nodes)
+    """(verdict, line-solvable, search nodes) of a picture's clues.
+
+    The one place that knows the solver's interface; it accepts the result before and after
+    the move to `results.Result` (``status``/``nodes`` or ``verdict``/``expanded``).
+    """
+    options = {"max_solutions": 2, "max_nodes": max_nodes}
+    if "progress" in inspect.signature(solve).parameters:
+        options["progress"] = False  # no bars from inside the workers
+    result = solve(from_grid(grid), **options)
     verdict = getattr(result, "verdict", None) or result.status
-    return verdict, bool(result.line_solvable), int(result.nodes)
+    nodes = getattr(result, "nodes", None)
+    return verdict, bool(result.line_solvable), int(result.expanded if nodes is None else nodes)
 
 
 def picture_row(case: dict) -> dict:
