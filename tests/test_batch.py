@@ -364,3 +364,5 @@ def test_odd_cases_give_a_table_or_a_puzzle_error(cases, chunk_size):
         return
     assert len(table) == len(cases)
     assert table["error"].isna().all()
+    one_by_one = run_batch(echo, cases, chunk_size=1, progress=False)
+    pd.testing.assert_frame_equal(table, one_by_one)  # mixed types do not depend on chunking

@@ -205,13 +205,39 @@ def _chunk_table(cases: list[Case], rows: list[Row], start: int):
     return pa.table(columns)
 
 
+def _unify(tables: list) -> list:
+    """Chunk tables whose columns mix types (bool in one chunk, text in another) as text.
+
+    Numbers mix freely (Arrow promotes int to float); any other mix is stored as the values'
+    text, exactly as `_column` does for a mix within one chunk, so the chunking never matters.
+    """
+    import pyarrow as pa
+
+    kinds: dict[str, set] = {}
+    for table in tables:
+        for field in table.schema:
+            if not pa.types.is_null(field.type):
+                kinds.setdefault(field.name, set()).add(field.type)
+    numeric = {pa.int64(), pa.float64()}
+    mixed = [n for n, types in kinds.items() if len(types) > 1 and not types <= numeric]
+    out = []
+    for table in tables:
+        for name in mixed:
+            if name in table.column_names:
+                values = table.column(name).to_pylist()
+                text = pa.array([None if v is None else str(v) for v in values], pa.string())
+                table = table.set_column(table.column_names.index(name), name, text)
+        out.append(table)
+    return out
+
+
 def _to_frame(tables: list, case_keys: list[str]) -> pd.DataFrame:
     """Chunk tables joined into one DataFrame in case order (nullable ints and bools)."""
     import pyarrow as pa
 
     if not tables:
         return pd.DataFrame(columns=[*case_keys, "error"])
-    table = pa.concat_tables(tables, promote_options="permissive")
+    table = pa.concat_tables(_unify(tables), promote_options="permissive")
     result_keys = [n for n in table.column_names if n not in ("_case", "error", *case_keys)]
     table = table.select([*case_keys, *result_keys, "error"])
     mapping = {pa.int64(): pd.Int64Dtype(), pa.bool_(): pd.BooleanDtype()}
