@@ -246,6 +246,15 @@ def test_a_damaged_chunk_is_recomputed_not_trusted(tmp_path):
     pd.testing.assert_frame_equal(again, whole)
 
 
+def test_an_unusable_run_folder_warns_and_computes(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.warns(RuntimeWarning, match="without resume"):
+        table = run_batch(square, CASES, progress=False, resume=blocker / "run")
+    pd.testing.assert_frame_equal(table, run_batch(square, CASES, progress=False))
+    assert table.attrs["run_folder"] is None
+
+
 def test_bad_resume_values_are_refused():
     for bad in ("", 3, b"x"):
         with pytest.raises(PuzzleError, match="resume"):

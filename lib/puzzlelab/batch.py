@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .cache import warn_once
 from .checks import choice, integer
 from .errors import PuzzleError
 from .paths import atomic_path, cache_dir
@@ -271,10 +272,7 @@ class _Store:
         self.folder = folder
         self.manifest = manifest
         path = folder / "manifest.json"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise PuzzleError(f"cannot make the run folder {folder}: {exc}") from exc
+        folder.mkdir(parents=True, exist_ok=True)  # OSError: the caller runs without resume
         if path.exists():
             try:
                 old = json.loads(path.read_text(encoding="utf-8"))
@@ -335,8 +333,11 @@ class _Store:
 
         meta = {"cases_sha256": self.manifest["cases_sha256"], "start": start, "stop": stop}
         tagged = table.replace_schema_metadata({"puzzlelab-batch": json.dumps(meta)})
-        with atomic_path(self.path(index), suffix=".parquet") as tmp:
-            pq.write_table(tagged, tmp)
+        try:
+            with atomic_path(self.path(index), suffix=".parquet") as tmp:
+                pq.write_table(tagged, tmp)
+        except OSError as exc:  # best effort: the run goes on, the chunk is not kept
+            warn_once(f"cannot keep finished chunks in {self.folder} ({exc.strerror or exc})")
 
 
 # ------------------------------------------------------------------------------ clusters
@@ -453,6 +454,8 @@ def run_batch(
         chunks that are missing.
     overwrite : bool
         Replace a run folder that holds another run's chunks (otherwise that is refused).
+        A folder that cannot be written is not an error: one warning, and the run goes on
+        without keeping its chunks.
     desc : str, optional
         Label of the progress bar (default: the function's name).
 
@@ -467,8 +470,8 @@ def run_batch(
     Raises
     ------
     PuzzleError
-        Bad cases, a non-picklable `fn`, a bad `chunk_size` or `cluster`, an unusable or
-        foreign run folder.
+        Bad cases, a non-picklable `fn`, a bad `chunk_size` or `cluster`, a run folder that
+        holds another run (unless `overwrite`).
     """
     _check_picklable(fn)
     cases = check_cases(cases)
@@ -489,7 +492,11 @@ def run_batch(
             "n_cases": n,
             "chunk_size": size,
         }
-        store = _Store(run_folder(resume), manifest, overwrite)
+        folder = run_folder(resume)
+        try:
+            store = _Store(folder, manifest, overwrite)
+        except OSError as exc:
+            warn_once(f"run folder {folder} is unusable ({exc}); running without resume")
     tables: dict[int, Any] = {}
     if store is not None:
         for i, (a, b) in enumerate(bounds):
