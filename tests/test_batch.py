@@ -24,7 +24,8 @@ from puzzlelab import batch
 from puzzlelab.batch import case_rng, case_seed, grid, proportion_ci, run_batch
 from puzzlelab.errors import PuzzleError
 
-# Functions of this module travel to the workers by value (the workers cannot import tests/).
+# Workers import this module by name (spawned processes inherit sys.path); cloudpickle
+# sends its functions by value where that is not possible (e.g. a remote cluster).
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 CALLS: list[int] = []  # cases computed in this process (the resume tests count them)
@@ -309,6 +310,29 @@ def test_a_failed_case_on_the_cluster_is_reported_in_its_row(client):
     on_cluster = run_batch(square, CASES, cluster=client.cluster, progress=False)
     pd.testing.assert_frame_equal(on_cluster, serial)
     assert on_cluster.attrs["failed"] == 2
+
+
+class Boom(BaseException):
+    """A failure run_chunk does not catch: the task itself fails."""
+
+
+def fragile(case: dict, boom: tuple = ()) -> dict:
+    """`square`, except that cases with i in `boom` make the whole task fail."""
+    if case["i"] in boom:
+        raise Boom("the task failed on the worker")
+    return square(case)
+
+
+def test_a_lost_chunk_is_reported_and_recomputed_on_resume(client, tmp_path):
+    fails = functools.partial(fragile, boom=(2,))
+    lost = run_batch(fails, CASES, cluster=client, progress=False, chunk_size=3, resume=tmp_path)
+    assert len(lost) == len(CASES)
+    gone = lost["error"].str.startswith("chunk lost on the cluster: Boom", na=False)
+    assert lost.index[gone].tolist() == [0, 1, 2, 6, 7, 8]  # the chunks holding i == 2
+    works = functools.partial(fragile, boom=())
+    again = run_batch(works, CASES, cluster=client, progress=False, chunk_size=3, resume=tmp_path)
+    assert again.attrs["computed_chunks"] == 2 and again.attrs["resumed_chunks"] == 2
+    pd.testing.assert_frame_equal(again, run_batch(square, CASES, progress=False))
 
 
 def _die_once(case: dict, fn, marker: str, at: int) -> dict:

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from .cache import warn_once
-from .checks import choice, integer
+from .checks import choice, fraction, integer
 from .errors import PuzzleError
 from .paths import atomic_path, cache_dir
 
@@ -381,9 +381,11 @@ def _client(cluster: object) -> tuple[Any, bool]:
 
 def _check_cluster(cluster: object) -> None:
     """Refuse a cluster argument that is none of the four accepted kinds (before any work)."""
-    if cluster is None or cluster == "local":
+    if cluster is None:
         return
     if isinstance(cluster, str):
+        if cluster == "local":
+            return
         if not ADDRESS.match(cluster):
             raise PuzzleError(
                 f"cluster {cluster!r} is neither 'local' nor a scheduler address like "
@@ -507,10 +509,10 @@ def run_batch(
     resumed = len(tables)
     bar = _progress(progress, n, sum(bounds[i][1] - bounds[i][0] for i in tables), desc or fn)
 
-    def finish(i: int, rows: list[Row]) -> None:
+    def finish(i: int, rows: list[Row], keep: bool = True) -> None:
         a, b = bounds[i]
         tables[i] = _chunk_table(cases[a:b], rows, a)
-        if store is not None:
+        if store is not None and keep:  # a chunk lost on the cluster is recomputed next time
             store.save(i, a, b, tables[i])
         if bar is not None:
             bar.update(b - a)
@@ -561,13 +563,14 @@ def _run_on_cluster(fn, cases, bounds, todo, cluster, finish) -> None:
         try:
             for future in as_completed(futures):
                 i = futures[future]
-                try:
-                    rows = future.result()
-                except Exception as exc:  # the chunk could not be computed: say so in each row
-                    a, b = bounds[i]
-                    text = f"chunk lost on the cluster: {type(exc).__name__}: {exc}"
-                    rows = [{"error": text}] * (b - a)
-                finish(i, rows)
+                if future.status == "finished":
+                    finish(i, future.result())
+                    continue
+                # the chunk could not be computed (its task failed, or was lost): say so per row
+                exc = future.exception() if future.status == "error" else future.status
+                a, b = bounds[i]
+                text = f"chunk lost on the cluster: {type(exc).__name__}: {exc}"
+                finish(i, [{"error": text}] * (b - a), keep=False)
         finally:
             client.cancel(list(futures))
     finally:
@@ -592,10 +595,14 @@ def proportion_ci(
     from scipy import stats
 
     method = choice(method, "method", CI_METHODS)
-    if not 0 < confidence < 1:
-        raise PuzzleError(f"confidence must lie in (0, 1), not {confidence!r}")
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
+    confidence = fraction(confidence, "confidence")
+    try:
+        k = np.asarray(k, dtype=float)
+        n = np.asarray(n, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise PuzzleError(f"proportion_ci needs counts k and n, not {k!r} and {n!r}") from exc
+    if np.isnan(k).any() or np.isnan(n).any():
+        raise PuzzleError("proportion_ci needs counts k and n, not NaN")
     if np.any(k < 0) or np.any(k > n):
         raise PuzzleError("proportion_ci needs 0 <= k <= n for every share")
     alpha = 1 - confidence
