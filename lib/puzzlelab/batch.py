@@ -16,7 +16,7 @@ Guarantees:
   the worker, the chunking or the order in which chunks finish.
 - **Nothing is lost.** An exception in `fn` becomes the text of that row's ``error`` column;
   a chunk whose worker died is resubmitted by the scheduler, and a chunk that still cannot be
-  computed has every row marked with the reason.
+  computed has every row marked with the reason (and is computed again on resume).
 - **Resumable.** With ``resume="name"`` finished chunks are kept as Parquet files under
   ``cache/batch/<name>/`` (atomic writes, a manifest naming the function, the cases' hash and
   the chunking); a rerun computes only the missing chunks, and a run folder holding another
