@@ -72,6 +72,14 @@ def _normalise_clue(clue: Iterable, where: str) -> Clue:
     return tuple(v for v in values if v > 0)
 
 
+def _one_line(value: object) -> bool:
+    """Is `value` a string without line breaks (newline, U+2028, ...) or control characters?"""
+    if not isinstance(value, str):
+        return False
+    controls = any((ord(ch) < 32 and ch != "\t") or ord(ch) == 127 for ch in value)
+    return not controls and (value == "" or value.splitlines() == [value])
+
+
 def _lines(clues: object, what: str) -> list:
     """The clue list of one side, refusing strings and non-iterables."""
     if isinstance(clues, (str, bytes)) or not isinstance(clues, Iterable):
@@ -96,8 +104,10 @@ class Puzzle:
         cols = tuple(_normalise_clue(c, f"column {j + 1}") for j, c in enumerate(cols))
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
-        if not isinstance(self.title, str) or any(ch in self.title for ch in "\r\n"):
-            raise InvalidPuzzleError(f"title must be one line of text, got {self.title!r}")
+        if not _one_line(self.title):
+            raise InvalidPuzzleError(
+                f"title must be one line of text without control characters, got {self.title!r}"
+            )
         validate(self)
         if self.goal is not None:
             object.__setattr__(self, "goal", self._checked_goal(self.goal))
@@ -346,7 +356,7 @@ def format_non(puzzle: Puzzle) -> str:
     out = []
     for key in ("catalogue", "title", "by", "copyright", "license"):
         value = puzzle.title if key == "title" and puzzle.title else puzzle.meta.get(key)
-        if value and (not isinstance(value, str) or any(ch in value for ch in "\r\n")):
+        if value and not _one_line(value):
             raise InvalidPuzzleError(f".non {key} must be one line of text, got {value!r}")
         if value:
             out.append(f"{key} {value}" if key == "license" else f'{key} "{value}"')

@@ -172,7 +172,7 @@ def sat_solutions(
     complete = True
     with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
         timer = None
-        if max_seconds is not None:
+        if max_seconds is not None and max_seconds < 1e7:  # beyond that: no timer needed
             timer = threading.Timer(max(max_seconds, 0.0), solver.interrupt)
             timer.daemon = True
             timer.start()
@@ -183,11 +183,11 @@ def sat_solutions(
                     if left <= 0:
                         complete = False
                         break
-                    solver.conf_budget(left)
+                    solver.conf_budget(min(left, 2**62))
                 if max_seconds is not None and max_seconds <= 0:
                     complete = False
                     break
-                answer = solver.solve_limited(expect_interrupt=max_seconds is not None)
+                answer = solver.solve_limited(expect_interrupt=timer is not None)
                 if answer is None:
                     complete = False
                     break
