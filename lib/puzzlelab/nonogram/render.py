@@ -145,3 +145,58 @@ def animate_steps(puzzle: Puzzle, steps: Sequence[Step], interval_ms: int = 500)
         ax.set_title(steps[i].label, fontsize=9)
 
     return animate(fig, draw, len(steps), interval_ms=interval_ms)
+
+
+def draw_density_study(table, ax: plt.Axes | None = None, *, title: str = "") -> plt.Axes:
+    """Fractions unique and line-solvable against density, with their 95 % intervals."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.6))
+    for col, lo, hi, label in [
+        ("unique", "unique_lo", "unique_hi", "unique"),
+        ("line_solvable", "line_lo", "line_hi", "line-solvable"),
+    ]:
+        ax.plot(table.density, table[col], marker="o", label=label)
+        ax.fill_between(table.density, table[lo], table[hi], alpha=0.2)
+    ax.set(xlabel="fill density p", ylabel="fraction of pictures", title=title)
+    ax.legend()
+    return ax
+
+
+def draw_arrangements(counts, ax: plt.Axes | None = None) -> np.ndarray:
+    """Arrangements per line of a puzzle (bars) and C(f + k, k) growth for k blocks of 1."""
+    from .line import count_arrangements
+
+    if ax is None:
+        _, ax = plt.subplots(1, 2, figsize=(11, 3.4))
+    axes = np.atleast_1d(ax)
+    counts.plot.bar(ax=axes[0], logy=True, width=0.8)
+    axes[0].set(title="arrangements per line", ylabel="arrangements")
+    n = np.arange(10, 101, 5)
+    for k in (1, 3, 5, 10):
+        counts_k = [count_arrangements((1,) * k, int(m)) for m in n]
+        axes[1].semilogy(n, counts_k, label=f"{k} blocks of 1")
+    axes[1].set(title="C(f + k, k) for k blocks of 1", xlabel="line length n")
+    axes[1].legend()
+    axes[0].figure.tight_layout()
+    return axes
+
+
+def draw_hard_timings(table, ax: plt.Axes | None = None, *, cpsat=None) -> plt.Axes:
+    """CPU seconds against density for random pictures: ours (by size), and CP-SAT if given.
+
+    `table` has columns size, density, cpu_s (from `study.hard_study`); `cpsat` is the
+    benchmark's CSV (`study.hard_timings`, columns group, size, density, ours_cpu, cpsat_cpu).
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, 3.8))
+    for size, group in table.groupby("size"):
+        mean = group.groupby("density").cpu_s.mean()
+        ax.plot(mean.index, mean.values, marker="o", label=f"ours {size}x{size} (this run)")
+    if cpsat is not None:
+        bench = cpsat[cpsat.group == "random"]
+        ax.scatter(bench.density, bench.ours_cpu, marker="x", color="k", label="ours (benchmark)")
+        ax.scatter(bench.density, bench.cpsat_cpu, marker="^", color="C3", label="CP-SAT (bench)")
+    ax.set(yscale="log", xlabel="fill density p", ylabel="CPU seconds")
+    ax.set_title("random pictures: time to classify (unique / multiple / unsolvable)")
+    ax.legend(fontsize=8)
+    return ax

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import time
@@ -357,3 +358,59 @@ def exhaustive_counts_reference(shape: tuple[int, int]) -> ExhaustiveCounts:
             line += 1
     unique = sum(1 for v in seen.values() if v == 1)
     return ExhaustiveCounts(shape, total, unique, line, len(seen))
+
+
+def exhaustive_table(sizes: Sequence[tuple[int, int]], progress: bool = False) -> pd.DataFrame:
+    """`exhaustive_counts` for several sizes as one table (size, grids, unique, ...)."""
+    rows = []
+    for shape in sizes:
+        c = exhaustive_counts(tuple(shape), progress=progress)
+        rows.append({"size": f"{shape[0]}x{shape[1]}", **{k: getattr(c, k) for k in _COUNT_KEYS}})
+    return pd.DataFrame(rows)
+
+
+def arrangement_table(puzzle: Puzzle) -> pd.DataFrame:
+    """Arrangements per line (what the write-up's method lists) for rows and columns."""
+    from .line import count_arrangements
+
+    n = max(puzzle.height, puzzle.width)
+    rows = [count_arrangements(c, puzzle.width) for c in puzzle.rows]
+    cols = [count_arrangements(c, puzzle.height) for c in puzzle.cols]
+    rows += [None] * (n - len(rows))
+    cols += [None] * (n - len(cols))
+    return pd.DataFrame({"rows": rows, "columns": cols}, index=pd.RangeIndex(1, n + 1, name="line"))
+
+
+def hard_study(
+    sizes: Sequence[int], densities: Sequence[float], seeds: Sequence[int], **solve_args
+) -> pd.DataFrame:
+    """Random pictures (and their row-swapped variants): verdict, line logic share, effort, CPU.
+
+    One row per (size, density, seed, variant) with columns size, density, seed, variant
+    ("picture" / "swapped"), verdict, line_known (fraction of cells line logic fixes),
+    probes, expanded (SAT conflicts or DFS nodes) and cpu_s.
+    """
+    rows = []
+    for size, density, seed in itertools.product(sizes, densities, seeds):
+        for variant in ("picture", "swapped"):
+            if variant == "picture":
+                p = random_puzzle(size, density, seed)
+            else:
+                p = swapped_puzzle(size, density, seed, rows=(1, size // 2))
+            t0 = time.process_time()
+            res = solve(p, progress=False, **solve_args)
+            known = 0.0 if res.propagated is None else float(np.mean(res.propagated != 0))
+            rows.append(
+                {
+                    "size": size,
+                    "density": density,
+                    "seed": seed,
+                    "variant": variant,
+                    "verdict": res.verdict,
+                    "line_known": known,
+                    "probes": res.probes,
+                    "expanded": res.expanded,
+                    "cpu_s": time.process_time() - t0,
+                }
+            )
+    return pd.DataFrame(rows)
