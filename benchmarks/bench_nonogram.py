@@ -184,7 +184,7 @@ def main() -> int:
         wr, wc, ww = run(solve_writeup, e.puzzle, keep_frames=False)
         (cv, csols), cc, cw = run(cpsat_solve, e.puzzle)
         assert all(is_solution(e.puzzle, s) for s in ours.solutions + csols), e.file
-        writeup_ok = wr.status == "solved" and (
+        writeup_ok = wr.outcome == "solved" and (
             ours.verdict != "unique" or np.array_equal(wr.grid == 1, ours.solution)
         )
         rows.append(
@@ -195,7 +195,7 @@ def main() -> int:
                 "ours": ours.kind,
                 "ours_verdict": ours.verdict,
                 "cpsat_verdict": cv,
-                "writeup": wr.status,
+                "writeup": wr.outcome,
                 "writeup_ok": writeup_ok,
                 "ours_cpu": oc,
                 "ours_wall": ow,
@@ -209,7 +209,7 @@ def main() -> int:
         )
         print(
             f"{e.corpus:7s} {e.file:32s} {e.expected:6s} ours={ours.kind:6s} {oc:7.3f}s  "
-            f"cpsat={cv:8s} {cc:7.3f}s  writeup={wr.status:9s} {wc:7.3f}s",
+            f"cpsat={cv:8s} {cc:7.3f}s  writeup={wr.outcome:9s} {wc:7.3f}s",
             flush=True,
         )
     df = pd.DataFrame(rows)

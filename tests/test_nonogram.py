@@ -40,6 +40,7 @@ from puzzlelab.nonogram.study import (
     wilson,
 )
 from puzzlelab.paths import data_dir
+from puzzlelab.results import STATS_KEYS
 
 # the listing of the write-up's 20x20 example
 WRITEUP_ROWS = (
@@ -73,7 +74,10 @@ def test_writeup_puzzle_is_solved_and_unique():
     assert is_solution(p, res.solution)
     assert not res.line_solvable  # line logic stalls; probing finishes it
     baseline = solve_writeup(p)
-    assert baseline.status == "solved"
+    assert baseline.outcome == "solved" and baseline.verdict == "feasible"
+    assert len(baseline.states) == len(baseline.moves) + 1 == baseline.passes + 1
+    assert tuple(baseline.stats()) == STATS_KEYS == tuple(res.stats())
+    assert res.details()["class"] == "BRANCH" and baseline.details()["guesses"] == 4
     assert np.array_equal(baseline.grid == FILLED, res.solution)
 
 
@@ -264,7 +268,7 @@ def test_verdicts_on_tiny_puzzles():
     assert res.verdict == "unsolvable" and res.kind == "NONE"
     assert res.length is None and res.solution is None
     # the write-up stops when every line has one arrangement left, without a cross-check
-    assert solve_writeup(none).status in ("none", "stuck")
+    assert solve_writeup(none).outcome in ("none", "stuck")
 
 
 def test_probing_off_gives_the_same_verdicts():
