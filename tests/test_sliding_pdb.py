@@ -162,10 +162,50 @@ def test_cache_round_trip_and_damaged_file(tmp_path, monkeypatch):
         assert np.array_equal(a, b)
 
 
-def test_pattern_table_values_bounded_by_true_distance_per_pattern():
-    # a pattern's value can never exceed the distance of the full board
-    table = build_pattern_table(SHAPE3, GOAL3, (1, 2, 3, 4))
-    assert table.size == math.perm(9, 4) and table.min() == 0 and table.max() < 255
+def test_pattern_table_of_all_tiles_equals_the_distance_table(all3):
+    # with every tile in the pattern, the 0-1 BFS is the plain BFS: exact distances
+    boards, depths = all3
+    pattern = tuple(range(1, 9))
+    table = build_pattern_table(SHAPE3, GOAL3, pattern)
+    assert table.size == math.perm(9, 8)
+    mult = multipliers(9, 8)
+    ranks = [_rank(np.array([list(b).index(t) for t in pattern]), 8, mult) for b in boards]
+    assert np.array_equal(table[np.array(ranks)], depths)
+    assert np.count_nonzero(table != 255) == len(boards)  # the other parity class is unreached
+
+
+def test_small_pattern_table_equals_a_dictionary_01_bfs():
+    # an independent 0-1 BFS over (cells of tiles 1, 2, 3, blank cell) on the 3x3 board
+    from collections import deque
+
+
+    pattern = (1, 2, 3)
+    table = build_pattern_table(SHAPE3, GOAL3, pattern)
+    start = (tuple(GOAL3.index(t) for t in pattern), GOAL3.index(0))
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        cells, blank = queue.popleft()
+        for c in (
+            blank - 3,
+            blank + 3,
+            blank - 1 if blank % 3 else -1,
+            blank + 1 if blank % 3 < 2 else -1,
+        ):
+            if not 0 <= c < 9:
+                continue
+            moved = cells.index(c) if c in cells else -1
+            nxt = (cells if moved < 0 else cells[:moved] + (blank,) + cells[moved + 1 :], c)
+            d = dist[(cells, blank)] + (moved >= 0)
+            if d < dist.get(nxt, 99):
+                dist[nxt] = d
+                (queue.appendleft if moved < 0 else queue.append)(nxt)
+    best: dict = {}
+    for (cells, _), d in dist.items():
+        best[cells] = min(d, best.get(cells, 99))
+    assert len(best) == table.size
+    for cells, d in best.items():
+        assert table[rank_placement_py(list(cells), 9)] == d
 
 
 def test_korf_manhattan_column_matches():

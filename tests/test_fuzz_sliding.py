@@ -1,0 +1,165 @@
+"""Fuzz every public sliding entry point: only a PuzzleError or a correct result comes back.
+
+Random text, numbers (NaN, inf, negative, huge, floats), shapes, nested lists and 2-D arrays
+go to parse_board, format_board, is_solvable, solve (small boards, with a budget),
+distance_table (tiny shapes) and DistanceTable.distance/states. Each call must finish within
+a per-call deadline (hypothesis' `deadline`), and answers are checked against the rules
+(parse -> format -> parse round trip, moves that really solve, distances from the BFS).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlelab.errors import PuzzleError
+from puzzlelab.sliding import (
+    distance_counts_reference,
+    distance_table,
+    format_board,
+    is_solution,
+    is_solvable,
+    parse_board,
+    read_board,
+    solve,
+)
+
+FUZZ = settings(
+    max_examples=60,
+    deadline=2000,  # milliseconds per call
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+numbers = st.one_of(
+    st.integers(-5, 20),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.just(math.nan),
+    st.just(math.inf),
+    st.just(2.0),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+    st.sampled_from([np.int64(3), np.int32(0), np.float64(1.5), np.uint8(7)]),
+)
+flat = st.lists(numbers, max_size=12)
+nested = st.lists(st.lists(numbers, max_size=4), max_size=4)
+texts = st.one_of(
+    st.text(max_size=20),
+    st.text(alphabet="0123456789B_ /;|\n-.,²", max_size=20),
+)
+shapes = st.one_of(
+    st.none(),
+    st.tuples(st.integers(-2, 5), st.integers(-2, 5)),
+    st.tuples(numbers, numbers),
+    st.lists(st.integers(0, 4), max_size=3),
+    st.text(max_size=3),
+)
+boards = st.one_of(texts, flat, nested, st.builds(np.array, flat), st.integers(), st.floats())
+
+
+def puzzle_error_or(fn, *args, **kwargs):
+    """The call's value, or None when it raised a PuzzleError (anything else fails)."""
+    try:
+        return fn(*args, **kwargs)
+    except PuzzleError:
+        return None
+
+
+@FUZZ
+@given(boards, shapes)
+def test_parse_board_and_format_round_trip(board, shape):
+    got = puzzle_error_or(read_board, board, shape)
+    if got is None:
+        return
+    state, (rows, cols) = got
+    assert rows * cols == len(state) and 0 in state and all(isinstance(t, int) for t in state)
+    assert len(set(t for t in state if t)) == len(state) - state.count(0)
+    text = format_board(state, (rows, cols))
+    assert parse_board(text.replace("\n", " / "), (rows, cols)) == state
+    assert parse_board(board, (rows, cols)) == state
+
+
+@FUZZ
+@given(boards, boards, shapes)
+def test_is_solvable_answers_a_bool_or_refuses(a, b, shape):
+    got = puzzle_error_or(is_solvable, a, b, shape)
+    assert got is None or isinstance(got, bool)
+
+
+small_boards = st.sampled_from([(2, 2), (2, 3), (3, 2), (1, 4), (4, 1), (3, 3)]).flatmap(
+    lambda shape: st.tuples(
+        st.just(shape), st.permutations(range(shape[0] * shape[1])), st.integers(1, 2)
+    )
+)
+
+
+@FUZZ
+@given(
+    small_boards,
+    st.sampled_from(["auto", "astar", "idastar", "bfs", "greedy", "weighted_astar", "x", None]),
+    st.sampled_from(["auto", "manhattan", "linear_conflict", "misplaced", "pdb", "pdbx", 3]),
+    st.one_of(st.none(), st.integers(-1, 200), st.floats(-1, 10)),
+)
+def test_solve_small_boards_with_a_budget(board, algorithm, heuristic, max_expanded):
+    shape, perm, blanks = board
+    start = tuple(0 if t < blanks else t for t in perm)  # one or two blanks
+    goal = tuple(0 if i < blanks else i for i in range(len(perm)))
+    kwargs = {"max_expanded": max_expanded, "max_seconds": 1.0, "progress": False}
+    sol = puzzle_error_or(solve, start, goal, shape, algorithm, heuristic, **kwargs)
+    if sol is None:
+        return
+    assert sol.verdict in ("optimal", "feasible", "unsolvable", "limit")
+    assert sol.verdict != "unsolvable" or not is_solvable(start, goal, shape)
+    if sol.solved:
+        assert is_solution(start, sol.moves, goal, shape) and sol.length == len(sol.moves)
+    if sol.verdict == "optimal" and len(start) <= 9:
+        assert sol.length == distance_table(shape, goal, cache=False).distance(start)
+
+
+@FUZZ
+@given(shapes, st.one_of(st.none(), boards))
+def test_distance_table_tiny_shapes(shape, goal):
+    if isinstance(shape, tuple) and all(isinstance(v, int) for v in shape):
+        if shape[0] * shape[1] > 8:
+            return  # keep each call fast
+    table = puzzle_error_or(distance_table, shape, goal, cache=False)
+    if table is None:
+        return
+    assert table.counts.tolist() == distance_counts_reference(table.shape, table.goal).tolist()
+
+
+@pytest.fixture(scope="module")
+def table23():
+    """The 2x3 table (360 states)."""
+    return distance_table((2, 3), cache=False)
+
+
+@FUZZ
+@given(st.one_of(boards, st.permutations(range(6)).map(tuple)))
+def test_distance_of_any_input(table23, board):
+    d = puzzle_error_or(table23.distance, board)
+    if d is not None:
+        path = table23.path(board)
+        assert len(path) == d + 1 and path[-1] == table23.goal
+
+
+@FUZZ
+@given(
+    st.one_of(
+        st.lists(st.integers(min_value=-(2**80), max_value=2**80), max_size=5),
+        st.lists(st.integers(-3, 400), max_size=5),
+        flat,
+        st.builds(np.array, st.lists(st.integers(-(2**62), 2**62), max_size=4)),
+        st.text(max_size=3),
+        st.integers(),
+    )
+)
+def test_states_of_any_indices(table23, indices):
+    got = puzzle_error_or(table23.states, indices)
+    if got is not None:
+        assert all(table23.index(s) == i for s, i in zip(got, list(indices), strict=True))
