@@ -3,9 +3,10 @@
 One case is one random picture: each cell filled with probability ``density``, drawn from a
 generator seeded by the case's picture columns (`puzzlelab.batch.case_rng` of rows, cols,
 density, picture and seed; the search budget is left out, so raising it keeps the pictures).
-Its clues are solved (`solve(..., max_solutions=2)`): ``unique`` or ``multiple`` are proofs,
-``limit`` means the search budget (``max_nodes``) ran out first; line-solvability (line logic
-alone fills the grid) is always decided.
+Its clues are solved (`solve(..., max_solutions=2)`: line logic, probing, then SAT or DFS):
+``unique`` or ``multiple`` are proofs, ``limit`` means the search budget (``max_nodes``: DFS
+nodes or SAT conflicts) ran out first; line-solvability (line logic alone fills the grid) is
+always decided.
 
 `summarise` gives, per size and density, the unique and line-solvable shares with confidence
 intervals; undecided pictures widen the unique share's interval instead of being dropped.
@@ -13,7 +14,6 @@ intervals; undecided pictures widen the unique share's interval instead of being
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Sequence
 
 import pandas as pd
@@ -68,18 +68,9 @@ def picture(case: dict):
 
 
 def _solve(grid, max_nodes: int | None) -> tuple[str, bool, int]:
-    """(verdict, line-solvable, search nodes) of a picture's clues.
-
-    The one place that knows the solver's interface; it accepts the result before and after
-    the move to `results.Result` (``status``/``nodes`` or ``verdict``/``expanded``).
-    """
-    options = {"max_solutions": 2, "max_nodes": max_nodes}
-    if "progress" in inspect.signature(solve).parameters:
-        options["progress"] = False  # no bars from inside the workers
-    result = solve(from_grid(grid), **options)
-    verdict = getattr(result, "verdict", None) or result.status
-    nodes = getattr(result, "nodes", None)
-    return verdict, bool(result.line_solvable), int(result.expanded if nodes is None else nodes)
+    """(verdict, line-solvable, search effort: DFS nodes or SAT conflicts) of a picture."""
+    result = solve(from_grid(grid), max_solutions=2, max_nodes=max_nodes, progress=False)
+    return result.verdict, bool(result.line_solvable), int(result.expanded)
 
 
 def picture_row(case: dict) -> dict:
