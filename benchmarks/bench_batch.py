@@ -1,7 +1,7 @@
 """puzzlelab.batch: "local" Dask cluster against the serial run, per-case overhead, census costs.
 
 Run from the repository root: `.venv/bin/python benchmarks/bench_batch.py [--quick] [--no-15]`.
-1. Speed-up: the same water-sort deal census (16-colour deals, two empty tubes) run serially
+1. Speed-up: the same water-sort deal census (16-color deals, two empty tubes) run serially
    and on a LocalCluster with one single-threaded worker process per core; wall time, CPU of
    this process and CPU of the workers (measured on the workers), plus the cluster's start-up.
    The two tables are checked equal.
@@ -174,7 +174,7 @@ def main() -> int:
     pd.set_option("display.float_format", "{:.4g}".format)
 
     table, efficiency = speedup(120 if args.quick else 400)
-    print("1. serial vs LocalCluster (16-colour water-sort deals, identical tables)")
+    print("1. serial vs LocalCluster (16-color water-sort deals, identical tables)")
     print(table.to_string(index=False))
     print(f"   CPU efficiency (serial CPU / cluster CPU) {efficiency:.0%}\n")
 
