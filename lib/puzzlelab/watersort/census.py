@@ -2,7 +2,7 @@
 
 One case is one write-up deal (`random_deal`: shuffled units dealt into full tubes, then the
 empty tubes). The deal's tubes come from ``(seed, colors, capacity, deal)`` only, so deal 17
-with one empty tube and deal 17 with two empty tubes have the same coloured tubes, and a
+with one empty tube and deal 17 with two empty tubes have the same colored tubes, and a
 deal does not change with the budget. Each deal is searched by depth-first graph search
 (`solve(level, "dfs")`) by default: it finds *a* solution fast, and exhausting the canonical
 positions is a proof that none exists. The three outcomes are kept apart:
