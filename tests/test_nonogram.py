@@ -425,13 +425,17 @@ def test_one_by_one():
 
 
 def test_exhaustive_counts_are_cached(tmp_path, monkeypatch):
-    from puzzlelab.errors import CacheError
-
     monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path))
     first = exhaustive_counts((4, 5), progress=False)
-    (path,) = (tmp_path / "nonogram").glob("exhaustive_v*_4x5.json")
+    (path,) = (tmp_path / "nonogram").glob("exhaustive_v*_4x5.bin")
     assert exhaustive_counts((4, 5), progress=False) == first
     assert first.unique <= first.distinct_clues <= first.grids == 2**20
+    # a tampered count (same length) fails the checksum and is rebuilt, never trusted
+    raw = path.read_bytes()
+    digits = str(first.unique).encode()
+    path.write_bytes(raw.replace(digits, str(first.unique + 1).encode()[: len(digits)]))
+    with pytest.warns(RuntimeWarning, match="checksum|rebuilding"):
+        assert exhaustive_counts((4, 5), progress=False) == first
     path.write_text("{")
-    with pytest.raises(CacheError, match="delete it"):
-        exhaustive_counts((4, 5), progress=False)
+    with pytest.warns(RuntimeWarning, match="rebuilding"):
+        assert exhaustive_counts((4, 5), progress=False) == first
