@@ -29,7 +29,8 @@ from numba import njit
 from tqdm import tqdm
 
 from ..cache import cache_file, load_or_build
-from ..checks import integer, read_text
+from ..checks import fraction, integer, read_text
+from ..checks import seed as check_seed
 from ..errors import TooLargeError
 from ..paths import data_dir, shared_dir
 from .puzzle import Puzzle, from_grid, line_clue, read_puzzle
@@ -114,7 +115,9 @@ def corpus_table(entries: Iterable[CorpusEntry], **solve_args) -> pd.DataFrame:
 
 def random_puzzle(size: int, density: float, seed: int) -> Puzzle:
     """The puzzle of a seeded random size x size picture (each cell filled with `density`)."""
-    rng = np.random.default_rng(seed)
+    size = integer(size, "size", minimum=1, maximum=2000)
+    density = fraction(density, "density")
+    rng = np.random.default_rng(check_seed(seed))
     grid = random_grid((size, size), density, rng)
     return from_grid(grid, title=f"random {size}x{size} p={density:.2f} seed={seed}")
 
