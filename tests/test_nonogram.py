@@ -113,6 +113,14 @@ def test_parse_errors():
         parse_writeup_csv("2\nx\n1\n1\n1\n")
     with pytest.raises(ParseError):
         parse_writeup_csv("")
+    # issue 10: clue inf / 1.7 in a file are refused, as they are from Python
+    for bad in ("inf", "1.7", "nan", "-1"):
+        with pytest.raises(PuzzleError):
+            parse_nin(f"1 1\n{bad}\n1\n")
+        with pytest.raises(PuzzleError):
+            parse_non(f"width 1\nheight 1\nrows\n{bad}\ncolumns\n1\n")
+        with pytest.raises(PuzzleError):
+            Puzzle([[float(bad)]], [[1]])
     assert issubclass(ParseError, PuzzleError)
 
 
