@@ -430,7 +430,26 @@ def parse_nin(text: str, title: str = "") -> Puzzle:
 
 
 def read_puzzle(path: str | Path) -> Puzzle:
-    """Read a puzzle file by its extension: .non, .nin, or .csv (the write-up's layout)."""
+    """Read a puzzle file by its extension: .non, .nin, or .csv (the write-up's layout).
+
+    Parameters
+    ----------
+    path : str or Path
+        A UTF-8 text file (a BOM is accepted).
+
+    Returns
+    -------
+    Puzzle
+        Titled by the file's `title` key (.non) or its stem.
+
+    Raises
+    ------
+    ParseError
+        Missing, unreadable, binary or non-UTF-8 file, unknown extension, malformed text
+        (the message names the file and line).
+    InvalidPuzzleError
+        Clues that describe no grid, or a goal that contradicts them.
+    """
     path = Path(path)
     readers = {".non": parse_non, ".nin": parse_nin, ".csv": parse_writeup_csv}
     if path.suffix.lower() not in readers:

@@ -31,6 +31,7 @@ Budgets: `conf_budget` (conflicts) for a node limit, `interrupt` from a timer fo
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,16 +153,22 @@ class SatOutcome:
     decisions: int = 0
 
 
+CHUNK = 20_000  # conflicts per solver call, so progress is reported and budgets are checked
+
+
 def sat_solutions(
     puzzle: Puzzle,
     grid: np.ndarray,
     max_solutions: int,
     max_conflicts: int | None = None,
     max_seconds: float | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> SatOutcome:
     """Up to `max_solutions` solutions that agree with the known cells of `grid`.
 
-    `complete` is False when a budget (conflicts, seconds) stopped the solver first.
+    The solver runs in chunks of `CHUNK` conflicts (learnt clauses are kept between them);
+    `progress(n)` is told the conflicts of each chunk. `complete` is False when a budget
+    (conflicts, or seconds through an interrupt from a timer) stopped the solver first.
     """
     from pysat.solvers import Solver
 
@@ -171,26 +178,36 @@ def sat_solutions(
     found: list[np.ndarray] = []
     complete = True
     with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
+
+        def conflicts() -> int:
+            return int((solver.accum_stats() or {}).get("conflicts", 0))
+
+        stopped = threading.Event()
+
+        def stop() -> None:
+            stopped.set()
+            solver.interrupt()
+
         timer = None
-        if max_seconds is not None and max_seconds < 1e7:  # beyond that: no timer needed
-            timer = threading.Timer(max(max_seconds, 0.0), solver.interrupt)
+        if max_seconds is not None and 0 < max_seconds < 1e7:  # beyond that: no timer needed
+            timer = threading.Timer(max_seconds, stop)
             timer.daemon = True
             timer.start()
+        elif max_seconds is not None and max_seconds <= 0:
+            stopped.set()
         try:
             while len(found) < max_solutions:
-                if max_conflicts is not None:
-                    left = max_conflicts - (solver.accum_stats() or {}).get("conflicts", 0)
-                    if left <= 0:
-                        complete = False
-                        break
-                    solver.conf_budget(min(left, 2**62))
-                if max_seconds is not None and max_seconds <= 0:
+                used = conflicts()
+                if stopped.is_set() or (max_conflicts is not None and used >= max_conflicts):
                     complete = False
                     break
+                step = CHUNK if max_conflicts is None else min(CHUNK, max_conflicts - used)
+                solver.conf_budget(step)
                 answer = solver.solve_limited(expect_interrupt=timer is not None)
+                if progress is not None:
+                    progress(conflicts() - used)
                 if answer is None:
-                    complete = False
-                    break
+                    continue  # a chunk ended (or the timer fired): check the budgets
                 if not answer:
                     break
                 model = np.array(solver.get_model()[:n], dtype=np.int64)

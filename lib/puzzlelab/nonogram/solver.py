@@ -454,12 +454,12 @@ def _dfs(cp, grid, stats, max_solutions, probing, budget, bar) -> _Search:
     return out
 
 
-def _sat(puzzle, grid, max_solutions, budget: Budget) -> _Search:
+def _sat(puzzle, grid, max_solutions, budget: Budget, bar) -> _Search:
     """The residual problem to the SAT solver; nodes = conflicts, guesses = decisions."""
     left = None
     if budget.max_seconds is not None:
         left = max(budget.max_seconds - budget.elapsed(), 0.0)
-    sat = sat_solutions(puzzle, grid, max_solutions, budget.max_expanded, left)
+    sat = sat_solutions(puzzle, grid, max_solutions, budget.max_expanded, left, bar.update)
     return _Search(sat.solutions, sat.conflicts, int(sat.decisions), 0, sat.complete)
 
 
@@ -543,9 +543,10 @@ def solve(
             unknown = int(np.count_nonzero(grid == UNKNOWN))
             use_sat = method == "sat" or (method == "auto" and unknown <= SAT_MAX_UNKNOWN)
             desc = f"nonogram {puzzle.width}x{puzzle.height} " + ("sat" if use_sat else "dfs")
-            with tqdm(desc=desc, unit="node", delay=1.0, disable=not progress) as bar:
+            unit = "conflict" if use_sat else "node"
+            with tqdm(desc=desc, unit=unit, delay=1.0, disable=not progress) as bar:
                 if use_sat:
-                    search = _sat(puzzle, grid, max_solutions, budget)
+                    search = _sat(puzzle, grid, max_solutions, budget, bar)
                 else:
                     search = _dfs(cp, grid, stats, max_solutions, probing, budget, bar)
             if search.solutions:

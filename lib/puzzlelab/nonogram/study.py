@@ -28,9 +28,11 @@ import pandas as pd
 from numba import njit
 from tqdm import tqdm
 
-from ..checks import read_text
-from ..errors import CacheError, TooLargeError
-from ..paths import atomic_write_text, cache_dir, data_dir, shared_dir
+from ..cache import cache_file, load_or_build
+from ..checks import fraction, integer, read_text
+from ..checks import seed as check_seed
+from ..errors import TooLargeError
+from ..paths import data_dir, shared_dir
 from .puzzle import Puzzle, from_grid, line_clue, read_puzzle
 from .solver import _propagate, solve
 from .writeup import total_arrangements
@@ -113,7 +115,9 @@ def corpus_table(entries: Iterable[CorpusEntry], **solve_args) -> pd.DataFrame:
 
 def random_puzzle(size: int, density: float, seed: int) -> Puzzle:
     """The puzzle of a seeded random size x size picture (each cell filled with `density`)."""
-    rng = np.random.default_rng(seed)
+    size = integer(size, "size", minimum=1, maximum=2000)
+    density = fraction(density, "density")
+    rng = np.random.default_rng(check_seed(seed))
     grid = random_grid((size, size), density, rng)
     return from_grid(grid, title=f"random {size}x{size} p={density:.2f} seed={seed}")
 
@@ -288,7 +292,7 @@ class ExhaustiveCounts:
     distinct_clues: int
 
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: self-verifying puzzlelab.cache files (1 was bare JSON)
 
 
 def exhaustive_counts(
@@ -300,22 +304,24 @@ def exhaustive_counts(
 ) -> ExhaustiveCounts:
     """Count, over all 2^(R*C) grids, the unique and the line-solvable ones (exactly).
 
-    Sizes of 20 cells or more are cached under cache/nonogram/ (5x5 takes minutes).
+    Sizes of 20 cells or more are cached under cache/nonogram/ (5x5 takes minutes) in a
+    self-verifying file (`puzzlelab.cache`): a damaged file is rebuilt, never trusted.
     """
-    R, C = shape
+    R = integer(shape[0], "rows", minimum=1)
+    C = integer(shape[1], "columns", minimum=1)
     if R * C > max_cells:
         raise TooLargeError(f"{R}x{C} has 2^{R * C} grids; the limit is 2^{max_cells}")
-    path = cache_dir("nonogram") / f"exhaustive_v{CACHE_VERSION}_{R}x{C}.json"
-    if cache and R * C >= 20 and path.exists():
-        try:
-            data = json.loads(path.read_text())
-            return ExhaustiveCounts((R, C), *(int(data[k]) for k in _COUNT_KEYS))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise CacheError(f"{path}: damaged exhaustive-count cache ({exc}); delete it") from exc
-    counts = _exhaustive_counts(R, C, chunk, progress)
-    if cache and R * C >= 20:
-        atomic_write_text(path, json.dumps({k: getattr(counts, k) for k in _COUNT_KEYS}))
-    return counts
+    if not (cache and R * C >= 20):
+        return _exhaustive_counts(R, C, chunk, progress)
+    path = cache_file("nonogram", f"exhaustive_v{CACHE_VERSION}_{R}x{C}.bin")
+
+    def build() -> tuple[bytes, dict]:
+        counts = _exhaustive_counts(R, C, chunk, progress)
+        return json.dumps({k: getattr(counts, k) for k in _COUNT_KEYS}).encode(), {}
+
+    _, payload = load_or_build(path, "nonogram-exhaustive", CACHE_VERSION, {"shape": [R, C]}, build)
+    data = json.loads(payload)
+    return ExhaustiveCounts((R, C), *(int(data[k]) for k in _COUNT_KEYS))
 
 
 _COUNT_KEYS = ("grids", "unique", "line_solvable", "distinct_clues")

@@ -124,7 +124,23 @@ def solve_writeup(
     max_passes: int = 10_000,
     keep_frames: bool = True,
 ) -> WriteupResult:
-    """Run the write-up's enumerate-and-eliminate loop with its one-level guessing."""
+    """Run the write-up's enumerate-and-eliminate loop with its one-level guessing.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    max_arrangements : int
+        Give up ("too_large", verdict "limit") when the lines have more arrangements.
+    max_passes : int
+        Give up ("stuck") after this many passes.
+    keep_frames : bool
+        Keep the grid after every pass in `states`.
+
+    Returns
+    -------
+    WriteupResult
+        Verdict feasible / unsolvable / limit and the method's own `outcome`.
+    """
     t0 = time.perf_counter()
     total = total_arrangements(puzzle)
     grid = np.zeros(puzzle.shape, dtype=np.int8)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..errors import ParseError
 from ..paths import shared_dir
-from .board import Shape, State
+from .board import Shape, State, manhattan
 from .pdb import PatternDatabase
 from .solve import is_solution, solve, solve_with_database
 
@@ -94,3 +94,60 @@ def solve_korf(
     out = pd.DataFrame(rows)
     out.attrs["cpu_seconds"] = time.process_time() - t_cpu
     return out
+
+
+def heuristic_values(boards: list[State], goal: State, shape: Shape, db) -> dict[str, np.ndarray]:
+    """Every heuristic of notebook 02 on every board (the PDB through its numba lookup)."""
+    from .heuristics import linear_conflict, misplaced, pairwise_linear_conflict
+    from .pdb import kernel_h_many
+
+    def each(f):
+        return np.array([f(b, goal, shape) for b in boards])
+
+    return {
+        "misplaced": each(misplaced),
+        "manhattan": each(manhattan),
+        "linear conflict": each(linear_conflict),
+        f"pdb {db.name} (+reflection)": kernel_h_many(db, np.array(boards)),
+        "pairwise conflicts (inadmissible)": each(pairwise_linear_conflict),
+    }
+
+
+def heuristic_quality(values: dict[str, np.ndarray], true: np.ndarray) -> pd.DataFrame:
+    """Per heuristic: mean h, mean h / true distance, share exact, boards overestimated."""
+    rows = []
+    for name, h in values.items():
+        rows.append(
+            {
+                "heuristic": name,
+                "mean h": round(float(h.mean()), 3),
+                "mean h / true": round(float((h / np.maximum(true, 1)).mean()), 3),
+                "exact on": f"{(h == true).mean():.1%}",
+                "overestimates": int((h > true).sum()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def korf_heuristics(instances: pd.DataFrame, heuristics: list[str]) -> pd.DataFrame:
+    """Solve each instance with the numba IDA* and each heuristic; one row per run."""
+    rows = []
+    for r in instances.itertuples():
+        for h in heuristics:
+            sol = solve(r.state, KORF_GOAL, KORF_SHAPE, "idastar", h, progress=False)
+            rows.append({"id": r.id, "optimal": r.optimal_length, "heuristic": h,
+                         "length": sol.length, "generated": sol.generated,
+                         "seconds": sol.seconds})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def scramble(goal: State, shape: Shape, moves: int, seed: int = 0) -> State:
+    """The goal after `moves` seeded random slides (its optimum is at most `moves`)."""
+    from .board import neighbors
+
+    rng = np.random.default_rng(seed)
+    board = goal
+    for _ in range(moves):
+        options = neighbors(board, shape)
+        board = options[rng.integers(len(options))][1]
+    return board
