@@ -12,20 +12,29 @@ Prints per-corpus totals (CPU = time.process_time, wall = time.perf_counter), ve
 agreement with expected.tsv, and a per-puzzle table for the webpbn survey puzzles.
 OR-Tools is a benchmark-only dependency (benchmarks/requirements.txt).
 
-Run: .venv/bin/python benchmarks/bench_nonogram.py
+The "hard" section (issue 12; `--hard` runs only it) times ours against CP-SAT with 2
+workers on the four webpbn-hard puzzles, 20 seeded random pictures (25x25 and 30x30,
+densities 40-60 %) and 20 random 25x25 pictures with two rows swapped; it checks the verdicts
+agree, that our total CPU is below CP-SAT's and that no puzzle takes more than 2x CP-SAT +
+0.1 s, and writes data/nonogram/hard_timings.csv for notebook 05 (`--csv`).
+
+Run: .venv/bin/python benchmarks/bench_nonogram.py [--hard] [--csv]
 """
 
 from __future__ import annotations
 
 import sys
-import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from ortools.sat.python import cp_model
 
 from puzzlelab.nonogram import Puzzle, is_solution, solve, solve_writeup
-from puzzlelab.nonogram.study import CORPORA, load_corpus
+from puzzlelab.nonogram.study import CORPORA, load_corpus, random_puzzle, swapped_puzzle
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import timed  # noqa: E402
 
 
 def line_automaton(clue: tuple[int, ...]) -> tuple[list[tuple[int, int, int]], list[int]]:
@@ -51,7 +60,9 @@ def line_automaton(clue: tuple[int, ...]) -> tuple[list[tuple[int, int, int]], l
     return transitions, [0]
 
 
-def cpsat_solve(puzzle: Puzzle, max_solutions: int = 2, time_limit: float = 120.0):
+def cpsat_solve(
+    puzzle: Puzzle, max_solutions: int = 2, time_limit: float = 120.0, workers: int = 1
+):
     """Up to `max_solutions` solutions with CP-SAT (lines as automata): (verdict, solutions)."""
     model = cp_model.CpModel()
     R, C = puzzle.shape
@@ -65,7 +76,7 @@ def cpsat_solve(puzzle: Puzzle, max_solutions: int = 2, time_limit: float = 120.
     solutions = []
     for _ in range(max_solutions):
         solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
+        solver.parameters.num_workers = workers
         solver.parameters.max_time_in_seconds = time_limit
         status = solver.solve(model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -78,19 +89,90 @@ def cpsat_solve(puzzle: Puzzle, max_solutions: int = 2, time_limit: float = 120.
         model.add_bool_or(
             [x[r][c].Not() if sol[r, c] else x[r][c] for r in range(R) for c in range(C)]
         )
-    verdict = {0: "none", 1: "unique"}.get(len(solutions), "multiple")
+    verdict = {0: "unsolvable", 1: "unique"}.get(len(solutions), "multiple")
     return verdict, solutions
 
 
-def timed(fn, *args, **kwargs):
-    """(result, cpu seconds, wall seconds)."""
-    c0, w0 = time.process_time(), time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, time.process_time() - c0, time.perf_counter() - w0
+def run(fn, *args, **kwargs):
+    """(result, cpu seconds, wall seconds) of one call, through the shared `timing.timed`."""
+    out, wall, cpu = timed(lambda: fn(*args, **kwargs))
+    return out, cpu, wall
+
+
+def hard_set() -> list[tuple[str, str, Puzzle]]:
+    """(group, name, puzzle): webpbn-hard, 20 random 25x25/30x30 at 40-60 %, 20 swapped 25x25."""
+    out = [("webpbn-hard", e.file, e.puzzle) for e in load_corpus("webpbn-hard")]
+    for i in range(20):
+        size, density = (25, 30)[i % 2], 0.40 + 0.20 * i / 19
+        p = random_puzzle(size, density, seed=1000 + i)
+        out.append(("random", p.title, p))
+    for i in range(20):
+        p = swapped_puzzle(25, 0.40 + 0.20 * i / 19, seed=2000 + i, rows=(i % 5, 12 + i % 7))
+        out.append(("swapped", p.title, p))
+    return out
+
+
+def hard(write_csv: bool) -> bool:
+    """The hard section: ours vs CP-SAT (2 workers) per puzzle, totals and the 2x + 0.1 s rule."""
+    solve(random_puzzle(10, 0.5, 0), progress=False)  # compile outside the timings
+    rows = []
+    for group, name, p in hard_set():
+        ours, oc, ow = run(solve, p, max_solutions=2, progress=False, max_seconds=300)
+        (cv, csols), cc, cw = run(cpsat_solve, p, workers=2, time_limit=300)
+        if not all(is_solution(p, s) for s in ours.solutions + csols):
+            raise RuntimeError(f"{name}: a solver returned a wrong grid")
+        rows.append(
+            {
+                "group": group,
+                "name": name,
+                "size": p.width,
+                "density": sum(map(sum, p.rows)) / (p.width * p.height),
+                "ours": ours.verdict,
+                "cpsat": cv,
+                "ours_cpu": oc,
+                "ours_wall": ow,
+                "cpsat_cpu": cc,
+                "cpsat_wall": cw,
+                "line_known": float(np.mean(ours.propagated != 0))
+                if ours.propagated is not None
+                else 0.0,
+                "probes": ours.probes,
+                "conflicts": ours.expanded,
+            }
+        )
+        print(
+            f"{group:11s} {name[:44]:44s} ours={ours.verdict:10s} {oc:7.3f}s cpu {ow:7.3f}s wall"
+            f"  cpsat={cv:10s} {cc:7.3f}s cpu {cw:7.3f}s wall",
+            flush=True,
+        )
+    df = pd.DataFrame(rows)
+    df["agree"] = df.ours == df.cpsat
+    df["within"] = df.ours_cpu <= 2 * df.cpsat_cpu + 0.1
+    summary = df.groupby("group", sort=False)[["ours_cpu", "cpsat_cpu", "ours_wall", "cpsat_wall"]]
+    table = summary.sum()
+    table.loc["total"] = table.sum()
+    table["cpsat/ours (cpu)"] = table.cpsat_cpu / table.ours_cpu
+    print("\n== hard puzzles: totals (seconds)")
+    print(table.round(3).to_string())
+    print("verdicts:", df.groupby(["group", "ours"]).size().to_dict())
+    ok = bool(df.agree.all() and df.within.all() and table.ours_cpu.total < table.cpsat_cpu.total)
+    print(
+        f"verdicts agree {df.agree.all()}, every puzzle within 2x CP-SAT + 0.1 s: "
+        f"{df.within.all()}, total CPU below CP-SAT: {table.ours_cpu.total < table.cpsat_cpu.total}"
+    )
+    if write_csv:
+        from puzzlelab.paths import atomic_write_text, data_dir
+
+        target = data_dir("nonogram", "hard_timings.csv")
+        atomic_write_text(target, df.round(4).to_csv(index=False))
+        print(f"wrote {target}")
+    return ok
 
 
 def main() -> int:
-    """Run the three solvers over the corpora and print the tables."""
+    """Run the three solvers over the corpora and print the tables (or only the hard section)."""
+    if "--hard" in sys.argv:
+        return 0 if hard("--csv" in sys.argv) else 2
     entries = [e for name in CORPORA for e in load_corpus(name)]
     if not entries:
         print("../shared/corpora/nonogram is absent: nothing to benchmark")
@@ -98,12 +180,12 @@ def main() -> int:
     solve(entries[0].puzzle)  # compile the numba kernels outside the timings
     rows = []
     for e in entries:
-        ours, oc, ow = timed(solve, e.puzzle, max_solutions=2)
-        wr, wc, ww = timed(solve_writeup, e.puzzle, keep_frames=False)
-        (cv, csols), cc, cw = timed(cpsat_solve, e.puzzle)
+        ours, oc, ow = run(solve, e.puzzle, max_solutions=2, progress=False)
+        wr, wc, ww = run(solve_writeup, e.puzzle, keep_frames=False)
+        (cv, csols), cc, cw = run(cpsat_solve, e.puzzle)
         assert all(is_solution(e.puzzle, s) for s in ours.solutions + csols), e.file
-        writeup_ok = wr.status == "solved" and (
-            ours.status != "unique" or np.array_equal(wr.grid == 1, ours.solution)
+        writeup_ok = wr.outcome == "solved" and (
+            ours.verdict != "unique" or np.array_equal(wr.grid == 1, ours.solution)
         )
         rows.append(
             {
@@ -111,9 +193,9 @@ def main() -> int:
                 "file": e.file,
                 "expected": e.expected,
                 "ours": ours.kind,
-                "ours_status": ours.status,
-                "cpsat_status": cv,
-                "writeup": wr.status,
+                "ours_verdict": ours.verdict,
+                "cpsat_verdict": cv,
+                "writeup": wr.outcome,
                 "writeup_ok": writeup_ok,
                 "ours_cpu": oc,
                 "ours_wall": ow,
@@ -121,18 +203,18 @@ def main() -> int:
                 "writeup_wall": ww,
                 "cpsat_cpu": cc,
                 "cpsat_wall": cw,
-                "nodes": ours.nodes,
+                "expanded": ours.expanded,
                 "probes": ours.probes,
             }
         )
         print(
             f"{e.corpus:7s} {e.file:32s} {e.expected:6s} ours={ours.kind:6s} {oc:7.3f}s  "
-            f"cpsat={cv:8s} {cc:7.3f}s  writeup={wr.status:9s} {wc:7.3f}s",
+            f"cpsat={cv:8s} {cc:7.3f}s  writeup={wr.outcome:9s} {wc:7.3f}s",
             flush=True,
         )
     df = pd.DataFrame(rows)
     df["agree_expected"] = df.ours == df.expected
-    df["agree_cpsat"] = df.ours_status == df.cpsat_status
+    df["agree_cpsat"] = df.ours_verdict == df.cpsat_verdict
     pd.set_option("display.width", 160)
     summary = df.groupby("corpus", sort=False).agg(
         puzzles=("file", "size"),
@@ -153,7 +235,7 @@ def main() -> int:
     print(summary.round(3).to_string())
     web = df[df.corpus == "webpbn"].set_index("file")
     print("\n== webpbn survey puzzles (seconds)")
-    cols = ["expected", "ours", "nodes", "probes", "ours_cpu", "ours_wall", "cpsat_cpu"]
+    cols = ["expected", "ours", "expanded", "probes", "ours_cpu", "ours_wall", "cpsat_cpu"]
     cols += ["cpsat_wall", "writeup", "writeup_cpu"]
     print(web[cols].round(3).to_string())
     writeup_status = df.groupby(["expected", "writeup"]).size().unstack(fill_value=0)
@@ -166,6 +248,8 @@ def main() -> int:
     )
     ok = bool(df.agree_expected.all() and df.agree_cpsat.all())
     print(f"verdicts identical to expected.tsv and CP-SAT: {ok}")
+    print(f"\n== ours over the {len(df)} corpus puzzles: {df.ours_cpu.sum():.3f} s CPU\n")
+    ok = hard("--csv" in sys.argv) and ok
     return 0 if ok else 2
 
 

@@ -25,8 +25,9 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
+from ..checks import integer
 from ..errors import InvalidPuzzleError, TooLargeError
-from .puzzle import EMPTY, FILLED, UNKNOWN, Clue, min_length
+from .puzzle import EMPTY, FILLED, UNKNOWN, Clue, _normalise_clue, min_length
 
 Line = np.ndarray  # int8 cells: FILLED = 1, EMPTY = -1, UNKNOWN = 0
 
@@ -63,11 +64,18 @@ def _as_line(line: Sequence | np.ndarray | None, n: int | None) -> np.ndarray:
     if line is None:
         if n is None:
             raise InvalidPuzzleError("give the line or its length n")
-        return np.zeros(n, dtype=np.int8)
-    arr = np.asarray(line, dtype=np.int8)
-    if arr.ndim != 1 or np.any((arr != FILLED) & (arr != EMPTY) & (arr != UNKNOWN)):
+        return np.zeros(integer(n, "n", minimum=0, maximum=10**7), dtype=np.int8)
+    try:
+        arr = np.asarray(line)
+    except (TypeError, ValueError) as exc:
+        raise InvalidPuzzleError(f"a line must be 1-D with cells in {{1, -1, 0}}: {exc}") from exc
+    if (
+        arr.ndim != 1
+        or arr.dtype.kind not in "biu"
+        or np.any((arr != FILLED) & (arr != EMPTY) & (arr != UNKNOWN))
+    ):
         raise InvalidPuzzleError(f"a line must be 1-D with cells in {{1, -1, 0}}, got {line!r}")
-    return arr
+    return arr.astype(np.int8)
 
 
 def line_solve_enumerate(
@@ -75,7 +83,8 @@ def line_solve_enumerate(
 ) -> np.ndarray | None:
     """The write-up's line logic: cells common to every arrangement that fits (None = none fit)."""
     cells = _as_line(line, n)
-    total = count_arrangements(tuple(clue), len(cells))
+    clue = _normalise_clue(clue, "clue")
+    total = count_arrangements(clue, len(cells))
     if total > limit:
         raise TooLargeError(
             f"clue {clue} in {len(cells)} cells has {total:,} arrangements (limit {limit:,})"
@@ -105,7 +114,7 @@ def line_solve_reference(
 ) -> np.ndarray | None:
     """The complete line solver by DP in plain Python (None when no arrangement fits)."""
     cells = [int(v) for v in _as_line(line, n)]
-    clue = tuple(clue)
+    clue = _normalise_clue(clue, "clue")
     n, k = len(cells), len(clue)
     can_e = [c != FILLED for c in cells]
     empties = [0]
@@ -246,6 +255,9 @@ def line_solve(
 ) -> np.ndarray | None:
     """The complete line solver (numba DP): the forced line, or None when no arrangement fits."""
     cells = _as_line(line, n)
+    clue = _normalise_clue(clue, "clue")
+    if min_length(clue) > len(cells):
+        return None
     c = np.asarray(clue, dtype=np.int64).reshape(-1)
     size = (len(cells) + 1, len(c) + 1)
     out = np.zeros(len(cells), dtype=np.int8)

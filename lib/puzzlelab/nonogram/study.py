@@ -1,7 +1,9 @@
 """Studies over many puzzles: the shared corpora, random grids, and exhaustive small sizes.
 
 * `load_corpus(name)`: the puzzles of ../shared/corpora/nonogram/<name> with their expected
-  class (LINE / BRANCH / MULT) from expected.tsv.
+  class (LINE / BRANCH / MULT) from expected.tsv; `corpus_table` solves them into a table.
+* `random_puzzle` / `swapped_puzzle`: the hard cases of issue 12 (random pictures, and
+  pictures with two rows swapped, which usually have no solution).
 * `random_study`: grids drawn cell by cell with a fill density; how many are unique and how
   many line-solvable (with Wilson 95% intervals).
 * `exhaustive_counts`: every grid of a small size. A grid is unique exactly when no other
@@ -12,9 +14,12 @@
 from __future__ import annotations
 
 import csv
+import io
+import itertools
 import json
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,12 +28,17 @@ import pandas as pd
 from numba import njit
 from tqdm import tqdm
 
-from ..errors import CacheError, TooLargeError
-from ..paths import atomic_write_text, cache_dir, shared_dir
+from ..cache import cache_file, load_or_build
+from ..checks import fraction, integer, read_text
+from ..checks import seed as check_seed
+from ..errors import TooLargeError
+from ..paths import data_dir, shared_dir
 from .puzzle import Puzzle, from_grid, line_clue, read_puzzle
 from .solver import _propagate, solve
+from .writeup import total_arrangements
 
 CORPORA = ("mikix", "jwilk", "webpbn")
+HARD_CORPORA = ("webpbn-hard",)
 
 # Published figures for 5x5 (all 2^25 grids): unique, and solvable by line logic alone.
 PUBLISHED_5X5 = {"grids": 33_554_432, "unique": 25_309_575, "line_solvable": 24_976_511}
@@ -57,6 +67,78 @@ def load_corpus(name: str) -> list[CorpusEntry]:
     with open(base / "expected.tsv", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     return [CorpusEntry(name, r["file"], read_puzzle(base / r["file"]), r["class"]) for r in rows]
+
+
+def corpus_table(entries: Iterable[CorpusEntry], **solve_args) -> pd.DataFrame:
+    """One row per corpus puzzle: size, expected class, ours, effort and CPU seconds.
+
+    Parameters
+    ----------
+    entries : iterable of CorpusEntry
+        From `load_corpus`.
+    **solve_args
+        Passed to `solve` (e.g. ``max_seconds``, ``method``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns corpus, file, size, cells, expected, ours, agree, verdict, line_known
+        (fraction of cells line logic fixes), probes, guesses, expanded, cpu_s and
+        writeup_arrangements (what the write-up's method would list).
+    """
+    rows = []
+    for e in entries:
+        t0 = time.process_time()
+        res = solve(e.puzzle, max_solutions=2, progress=False, **solve_args)
+        cpu = time.process_time() - t0
+        known = 0.0 if res.propagated is None else float(np.mean(res.propagated != 0))
+        rows.append(
+            {
+                "corpus": e.corpus,
+                "file": e.file,
+                "size": f"{e.puzzle.width}x{e.puzzle.height}",
+                "cells": e.puzzle.width * e.puzzle.height,
+                "expected": e.expected,
+                "ours": res.kind,
+                "agree": res.kind == e.expected,
+                "verdict": res.verdict,
+                "line_known": known,
+                "probes": res.probes,
+                "guesses": res.guesses,
+                "expanded": res.expanded,
+                "cpu_s": cpu,
+                "writeup_arrangements": total_arrangements(e.puzzle),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def random_puzzle(size: int, density: float, seed: int) -> Puzzle:
+    """The puzzle of a seeded random size x size picture (each cell filled with `density`)."""
+    size = integer(size, "size", minimum=1, maximum=2000)
+    density = fraction(density, "density")
+    rng = np.random.default_rng(check_seed(seed))
+    grid = random_grid((size, size), density, rng)
+    return from_grid(grid, title=f"random {size}x{size} p={density:.2f} seed={seed}")
+
+
+def swapped_puzzle(size: int, density: float, seed: int, rows: tuple[int, int] = (0, 1)) -> Puzzle:
+    """A random picture's puzzle with two row clues swapped (usually no solution)."""
+    p = random_puzzle(size, density, seed)
+    clues = list(p.rows)
+    a, b = rows
+    clues[a], clues[b] = clues[b], clues[a]
+    return Puzzle(clues, p.cols, title=f"{p.title}, rows {a + 1} and {b + 1} swapped")
+
+
+def hard_timings(path: str | Path | None = None) -> pd.DataFrame:
+    """The committed per-puzzle timings of ours vs CP-SAT (data/nonogram/hard_timings.csv).
+
+    Written by `benchmarks/bench_nonogram.py --hard`, since CP-SAT is a benchmark-only
+    dependency; the notebook plots it.
+    """
+    target = Path(path) if path is not None else data_dir("nonogram", "hard_timings.csv")
+    return pd.read_csv(io.StringIO(read_text(target, "timings table")))
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -96,8 +178,8 @@ def random_study(
                     line += 1
                     bar.update()
                     continue
-                res = solve(from_grid(grid), max_solutions=2)
-                unique += res.status == "unique"
+                res = solve(from_grid(grid), max_solutions=2, progress=False)
+                unique += res.verdict == "unique"
                 line += res.line_solvable
                 bar.update()
             lo_u, hi_u = wilson(unique, n_samples)
@@ -210,7 +292,7 @@ class ExhaustiveCounts:
     distinct_clues: int
 
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: self-verifying puzzlelab.cache files (1 was bare JSON)
 
 
 def exhaustive_counts(
@@ -222,22 +304,24 @@ def exhaustive_counts(
 ) -> ExhaustiveCounts:
     """Count, over all 2^(R*C) grids, the unique and the line-solvable ones (exactly).
 
-    Sizes of 20 cells or more are cached under cache/nonogram/ (5x5 takes minutes).
+    Sizes of 20 cells or more are cached under cache/nonogram/ (5x5 takes minutes) in a
+    self-verifying file (`puzzlelab.cache`): a damaged file is rebuilt, never trusted.
     """
-    R, C = shape
+    R = integer(shape[0], "rows", minimum=1)
+    C = integer(shape[1], "columns", minimum=1)
     if R * C > max_cells:
         raise TooLargeError(f"{R}x{C} has 2^{R * C} grids; the limit is 2^{max_cells}")
-    path = cache_dir("nonogram") / f"exhaustive_v{CACHE_VERSION}_{R}x{C}.json"
-    if cache and R * C >= 20 and path.exists():
-        try:
-            data = json.loads(path.read_text())
-            return ExhaustiveCounts((R, C), *(int(data[k]) for k in _COUNT_KEYS))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise CacheError(f"{path}: damaged exhaustive-count cache ({exc}); delete it") from exc
-    counts = _exhaustive_counts(R, C, chunk, progress)
-    if cache and R * C >= 20:
-        atomic_write_text(path, json.dumps({k: getattr(counts, k) for k in _COUNT_KEYS}))
-    return counts
+    if not (cache and R * C >= 20):
+        return _exhaustive_counts(R, C, chunk, progress)
+    path = cache_file("nonogram", f"exhaustive_v{CACHE_VERSION}_{R}x{C}.bin")
+
+    def build() -> tuple[bytes, dict]:
+        counts = _exhaustive_counts(R, C, chunk, progress)
+        return json.dumps({k: getattr(counts, k) for k in _COUNT_KEYS}).encode(), {}
+
+    _, payload = load_or_build(path, "nonogram-exhaustive", CACHE_VERSION, {"shape": [R, C]}, build)
+    data = json.loads(payload)
+    return ExhaustiveCounts((R, C), *(int(data[k]) for k in _COUNT_KEYS))
 
 
 _COUNT_KEYS = ("grids", "unique", "line_solvable", "distinct_clues")
@@ -275,8 +359,64 @@ def exhaustive_counts_reference(shape: tuple[int, int]) -> ExhaustiveCounts:
         key = (tuple(line_clue(r) for r in grid), tuple(line_clue(c) for c in grid.T))
         seen[key] = seen.get(key, 0) + 1
         if grid.any():
-            line += solve(from_grid(grid)).line_solvable
+            line += solve(from_grid(grid), progress=False).line_solvable
         else:
             line += 1
     unique = sum(1 for v in seen.values() if v == 1)
     return ExhaustiveCounts(shape, total, unique, line, len(seen))
+
+
+def exhaustive_table(sizes: Sequence[tuple[int, int]], progress: bool = False) -> pd.DataFrame:
+    """`exhaustive_counts` for several sizes as one table (size, grids, unique, ...)."""
+    rows = []
+    for shape in sizes:
+        c = exhaustive_counts(tuple(shape), progress=progress)
+        rows.append({"size": f"{shape[0]}x{shape[1]}", **{k: getattr(c, k) for k in _COUNT_KEYS}})
+    return pd.DataFrame(rows)
+
+
+def arrangement_table(puzzle: Puzzle) -> pd.DataFrame:
+    """Arrangements per line (what the write-up's method lists) for rows and columns."""
+    from .line import count_arrangements
+
+    n = max(puzzle.height, puzzle.width)
+    rows = [count_arrangements(c, puzzle.width) for c in puzzle.rows]
+    cols = [count_arrangements(c, puzzle.height) for c in puzzle.cols]
+    rows += [None] * (n - len(rows))
+    cols += [None] * (n - len(cols))
+    return pd.DataFrame({"rows": rows, "columns": cols}, index=pd.RangeIndex(1, n + 1, name="line"))
+
+
+def hard_study(
+    sizes: Sequence[int], densities: Sequence[float], seeds: Sequence[int], **solve_args
+) -> pd.DataFrame:
+    """Random pictures (and their row-swapped variants): verdict, line logic share, effort, CPU.
+
+    One row per (size, density, seed, variant) with columns size, density, seed, variant
+    ("picture" / "swapped"), verdict, line_known (fraction of cells line logic fixes),
+    probes, expanded (SAT conflicts or DFS nodes) and cpu_s.
+    """
+    rows = []
+    for size, density, seed in itertools.product(sizes, densities, seeds):
+        for variant in ("picture", "swapped"):
+            if variant == "picture":
+                p = random_puzzle(size, density, seed)
+            else:
+                p = swapped_puzzle(size, density, seed, rows=(1, size // 2))
+            t0 = time.process_time()
+            res = solve(p, progress=False, **solve_args)
+            known = 0.0 if res.propagated is None else float(np.mean(res.propagated != 0))
+            rows.append(
+                {
+                    "size": size,
+                    "density": density,
+                    "seed": seed,
+                    "variant": variant,
+                    "verdict": res.verdict,
+                    "line_known": known,
+                    "probes": res.probes,
+                    "expanded": res.expanded,
+                    "cpu_s": time.process_time() - t0,
+                }
+            )
+    return pd.DataFrame(rows)

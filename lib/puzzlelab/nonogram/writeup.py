@@ -16,9 +16,9 @@ What the R program does, pass by pass:
 6. save a picture after every pass.
 
 Differences from the R code, on purpose: a contradiction with no pending guess ends the
-run with status "none" (the R code would fail on an undefined variable), a contradiction
+run with outcome "none" (the R code would fail on an undefined variable), a contradiction
 found in the rows is not forgotten by the column loop, and a cap on arrangements stops
-the run with status "too_large" where enumeration explodes.
+the run with outcome "too_large" where enumeration explodes.
 """
 
 from __future__ import annotations
@@ -28,28 +28,66 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..results import Result
 from .line import arrangements, count_arrangements
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle, is_solution
 
 MAX_ARRANGEMENTS = 2_000_000  # total over all lines; enumeration beyond this is hopeless here
 
 
-@dataclass
-class WriteupResult:
-    """The write-up's outcome: status solved / stuck / none / too_large, grid and frames."""
+VERDICT_OF = {"solved": "feasible", "none": "unsolvable", "stuck": "limit", "too_large": "limit"}
 
-    status: str
-    grid: np.ndarray  # int8, FILLED / EMPTY / UNKNOWN
-    passes: int
-    guesses: int
-    arrangements: int  # lines' arrangements enumerated at the start
-    seconds: float
-    frames: list[np.ndarray] = field(default_factory=list, repr=False)
+
+@dataclass(kw_only=True)
+class WriteupResult(Result):
+    """The write-up's outcome on the lab's protocol (`puzzlelab.results.Result`).
+
+    `outcome` is the method's own word: solved (verdict "feasible": it never proves
+    uniqueness), none ("unsolvable": a contradiction without a pending guess), stuck or
+    too_large ("limit": it gave up, or enumeration would explode). `states` are the grids
+    (blank, then after each pass when frames are kept), `moves` the pass labels.
+    """
+
+    outcome: str
+    grid: np.ndarray = field(repr=False)  # int8, FILLED / EMPTY / UNKNOWN
+    passes: int = 0
+    guesses: int = 0
+    arrangements: int = 0  # lines' arrangements enumerated at the start
 
     @property
-    def solved(self) -> bool:
-        """Did the method end with a complete grid that satisfies the clues?"""
-        return self.status == "solved"
+    def frames(self) -> list[np.ndarray]:
+        """The grid after each pass (the write-up's pictures): `states` without the blank."""
+        return self.states[1:]
+
+    def details(self) -> dict:
+        """The method's outcome, passes, guesses and arrangements listed."""
+        return {
+            "outcome": self.outcome,
+            "passes": self.passes,
+            "guesses": self.guesses,
+            "arrangements": self.arrangements,
+        }
+
+
+def _result(outcome, grid, passes, guesses, total, t0, frames=None) -> WriteupResult:
+    """Pack the loop's final state into a `WriteupResult`."""
+    frames = frames or []
+    states = [np.zeros_like(grid), *frames] if frames else []
+    return WriteupResult(
+        method="writeup",
+        verdict=VERDICT_OF[outcome],
+        outcome=outcome,
+        grid=grid,
+        passes=passes,
+        guesses=guesses,
+        arrangements=total,
+        states=states,
+        moves=[f"pass {i + 1}" for i in range(len(frames))],
+        expanded=passes,
+        generated=total,
+        seconds=time.perf_counter() - t0,
+        note="" if outcome in ("solved", "none") else f"the write-up's method ended {outcome}",
+    )
 
 
 def total_arrangements(puzzle: Puzzle) -> int:
@@ -86,12 +124,28 @@ def solve_writeup(
     max_passes: int = 10_000,
     keep_frames: bool = True,
 ) -> WriteupResult:
-    """Run the write-up's enumerate-and-eliminate loop with its one-level guessing."""
+    """Run the write-up's enumerate-and-eliminate loop with its one-level guessing.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    max_arrangements : int
+        Give up ("too_large", verdict "limit") when the lines have more arrangements.
+    max_passes : int
+        Give up ("stuck") after this many passes.
+    keep_frames : bool
+        Keep the grid after every pass in `states`.
+
+    Returns
+    -------
+    WriteupResult
+        Verdict feasible / unsolvable / limit and the method's own `outcome`.
+    """
     t0 = time.perf_counter()
     total = total_arrangements(puzzle)
     grid = np.zeros(puzzle.shape, dtype=np.int8)
     if total > max_arrangements:
-        return WriteupResult("too_large", grid, 0, 0, total, time.perf_counter() - t0)
+        return _result("too_large", grid, 0, 0, total, t0)
     row_arr = [np.array(list(arrangements(c, puzzle.width))) for c in puzzle.rows]
     col_arr = [np.array(list(arrangements(c, puzzle.height))) for c in puzzle.cols]
     frames: list[np.ndarray] = []
@@ -152,4 +206,4 @@ def solve_writeup(
                 break
     if status == "solved" and not is_solution(puzzle, grid):
         status = "stuck"
-    return WriteupResult(status, grid, passes, guesses, total, time.perf_counter() - t0, frames)
+    return _result(status, grid, passes, guesses, total, t0, frames)

@@ -1,0 +1,144 @@
+"""Census of random pictures: how often are they unique, and line-solvable, by fill density?
+
+One case is one random picture: each cell filled with probability ``density``, drawn from a
+generator seeded by the case's picture columns (`puzzlelab.batch.case_rng` of rows, cols,
+density, picture and seed; the search budget is left out, so raising it keeps the pictures).
+Its clues are solved (`solve(..., max_solutions=2)`: line logic, probing, then SAT or DFS):
+``unique`` or ``multiple`` are proofs, ``limit`` means the search budget (``max_nodes``: DFS
+nodes or SAT conflicts) ran out first; line-solvability (line logic alone fills the grid) is
+always decided.
+
+`summarise` gives, per size and density, the unique and line-solvable shares with confidence
+intervals; undecided pictures widen the unique share's interval instead of being dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+
+from ..batch import case_rng, proportion_ci, run_batch
+from ..checks import integer, number
+from ..errors import PuzzleError
+from .puzzle import from_grid
+from .solver import solve
+
+PICTURE_KEYS = ("rows", "cols", "density", "picture", "seed")
+
+
+def cases(
+    sizes: Iterable[Sequence[int]] = ((10, 10),),
+    densities: Iterable[float] = (0.3, 0.4, 0.5, 0.6, 0.7),
+    n_pictures: int = 20,
+    *,
+    seed: int = 0,
+    max_nodes: int | None = 2_000,
+) -> list[dict]:
+    """One case per (size, density, picture number); raises `PuzzleError` for bad values."""
+    shapes = []
+    for i, size in enumerate(sizes):
+        if not isinstance(size, Sequence) or isinstance(size, str) or len(size) != 2:
+            raise PuzzleError(f"sizes[{i}] is {size!r}; give (rows, cols) pairs such as (10, 10)")
+        shapes.append(tuple(integer(s, f"sizes[{i}]", minimum=1) for s in size))
+    densities = [number(p, "density", minimum=0.0, maximum=1.0) for p in densities]
+    n_pictures = integer(n_pictures, "n_pictures", minimum=0)
+    seed = integer(seed, "seed", minimum=0)
+    if max_nodes is not None:
+        max_nodes = integer(max_nodes, "max_nodes", minimum=0)
+    return [
+        {
+            "rows": r,
+            "cols": c,
+            "density": p,
+            "picture": k,
+            "seed": seed,
+            "max_nodes": max_nodes,
+        }
+        for r, c in shapes
+        for p in densities
+        for k in range(n_pictures)
+    ]
+
+
+def picture(case: dict):
+    """The random picture of a case (a boolean grid)."""
+    rng = case_rng({k: case[k] for k in PICTURE_KEYS})
+    return rng.random((case["rows"], case["cols"])) < case["density"]
+
+
+def _solve(grid, max_nodes: int | None) -> tuple[str, bool, int]:
+    """(verdict, line-solvable, search effort: DFS nodes or SAT conflicts) of a picture."""
+    result = solve(from_grid(grid), max_solutions=2, max_nodes=max_nodes, progress=False)
+    return result.verdict, bool(result.line_solvable), int(result.expanded)
+
+
+def picture_row(case: dict) -> dict:
+    """Solve one random picture: filled cells, verdict, line-solvability and search nodes."""
+    grid = picture(case)
+    verdict, line, nodes = _solve(grid, case["max_nodes"])
+    return {"filled": int(grid.sum()), "verdict": verdict, "line_solvable": line, "nodes": nodes}
+
+
+def census(
+    sizes: Iterable[Sequence[int]] = ((10, 10),),
+    densities: Iterable[float] = (0.3, 0.4, 0.5, 0.6, 0.7),
+    n_pictures: int = 20,
+    *,
+    seed: int = 0,
+    max_nodes: int | None = 2_000,
+    cluster: object = None,
+    chunk_size: int | None = None,
+    progress: bool = True,
+    resume: str | None = None,
+) -> pd.DataFrame:
+    """Run the picture census with `puzzlelab.batch.run_batch`: one row per picture.
+
+    Parameters
+    ----------
+    sizes, densities, n_pictures, seed, max_nodes
+        The cases (see `cases`).
+    cluster, chunk_size, progress, resume
+        Passed to `run_batch` (None: this process; "local": every core; an address).
+
+    Returns
+    -------
+    DataFrame
+        The case columns, then filled, verdict, line_solvable, nodes and error.
+    """
+    todo = cases(sizes, densities, n_pictures, seed=seed, max_nodes=max_nodes)
+    return run_batch(
+        picture_row,
+        todo,
+        cluster=cluster,
+        chunk_size=chunk_size,
+        progress=progress,
+        resume=resume,
+        desc="random pictures",
+    )
+
+
+def summarise(table: pd.DataFrame, confidence: float = 0.95, ci: str = "wilson") -> pd.DataFrame:
+    """Per (rows, cols, density): unique and line-solvable shares with their intervals.
+
+    ``unique_hi`` counts undecided (``limit``) pictures as unique; rows with an ``error``
+    are counted in ``errors`` and left out of ``pictures``.
+    """
+    ok = table[table["error"].isna()]
+    keys = ["rows", "cols", "density"]
+    out = ok.groupby(keys).agg(
+        pictures=("verdict", "size"),
+        unique=("verdict", lambda v: int((v == "unique").sum())),
+        multiple=("verdict", lambda v: int((v == "multiple").sum())),
+        limit=("verdict", lambda v: int((v == "limit").sum())),
+        line_solvable=("line_solvable", lambda v: int(v.sum())),
+    )
+    errors = table[table["error"].notna()].groupby(keys).size()
+    out["errors"] = errors.reindex(out.index, fill_value=0).astype(int)
+    n = out["pictures"]
+    out["share_unique"] = out["unique"] / n
+    out["unique_lo"], _ = proportion_ci(out["unique"], n, confidence, ci)
+    _, out["unique_hi"] = proportion_ci(out["unique"] + out["limit"], n, confidence, ci)
+    out["share_line"] = out["line_solvable"] / n
+    out["line_lo"], out["line_hi"] = proportion_ci(out["line_solvable"], n, confidence, ci)
+    return out.reset_index()
