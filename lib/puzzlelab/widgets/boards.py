@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 
 from ..checks import integer
 from ..errors import InvalidPuzzleError, PuzzleError
-from .core import Panel, figure_png
+from .core import Panel, figure_png, image_widget, show
 
 CELL = "3.2em"
 
@@ -162,7 +162,7 @@ class SlidingBoard(Panel):
     def _refresh(self, highlight: int | None = None) -> None:
         """Relabel the buttons and the status line."""
         for button, tile in zip(self.buttons, self.state, strict=True):
-            button.description = str(tile) if tile else ""
+            button.description = str(tile) if tile else "\u00a0"  # "" would not clear it
             button.disabled = tile == 0
             button.button_style = "warning" if tile and tile == highlight else ""
             if tile and not highlight:
@@ -225,7 +225,7 @@ class WaterSortBoard(Panel):
         self.message = ""
         self._analysis: dict[Any, Any] = {}
         self.colors = list(level.colors)
-        self.image = W.Image(format="png")
+        self.image = image_widget()
         self.tube_buttons = [
             W.Button(description=str(k), layout=W.Layout(width="3em")) for k in range(level.n_tubes)
         ]
@@ -367,7 +367,7 @@ class WaterSortBoard(Panel):
 
     def _refresh(self, highlight: tuple[int, int] | None = None) -> None:
         """Redraw the picture, the tube buttons and the status line."""
-        self.image.value = self._picture(highlight)
+        show(self.image, self._picture(highlight))
         for k, button in enumerate(self.tube_buttons):
             button.button_style = "info" if k == self.selected else ""
         self.status.value = self.text()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +33,26 @@ def figure_png(fig: Figure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.05)
     return buf.getvalue()
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) in pixels, read from the PNG header."""
+    return struct.unpack(">II", bytes(png[16:24]))
+
+
+def image_widget(png: bytes = b"") -> W.Image:
+    """An Image widget shown at the PNG's own size (not stretched to the cell's width)."""
+    image = W.Image(format="png")
+    show(image, png)
+    return image
+
+
+def show(image: W.Image, png: bytes) -> None:
+    """Put `png` in `image` and size the widget to it."""
+    if png:
+        width, height = png_size(png)
+        image.layout.width, image.layout.height = f"{width}px", f"{height}px"
+        image.value = png
 
 
 def frame_png(draw: Draw, index: int, size: tuple[float, float]) -> bytes:
@@ -120,7 +141,7 @@ class Stepper(Panel):
         self.prev_button.on_click(lambda _: self.step(-1))
         self.next_button.on_click(lambda _: self.step(+1))
         self.caption = W.Label(value=self._label(0))
-        self.image = W.Image(value=self.frame(0), format="png")
+        self.image = image_widget(self.frame(0))
         self.slider.observe(self._on_value, names="value")
         controls = W.HBox([self.play, self.prev_button, self.next_button, self.slider])
         super().__init__([self.image, self.caption, controls])
@@ -144,7 +165,7 @@ class Stepper(Panel):
     def _on_value(self, change: dict) -> None:
         """Show the frame the slider (or play, or a button) selected."""
         i = int(change["new"])
-        self.image.value = self.frame(i)
+        show(self.image, self.frame(i))
         self.caption.value = self._label(i)
 
     def fallback_png(self) -> bytes:

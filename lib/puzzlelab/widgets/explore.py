@@ -17,7 +17,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..checks import integer, number
-from .core import Panel, figure_png
+from .core import Panel, figure_png, image_widget, show
 
 CONCENTRATIONS = (
     ("equal weights", 0.0),
@@ -162,7 +162,7 @@ class PoolSizeExplorer(Panel):
             style=style,
             layout=W.Layout(width="14em"),
         )
-        self.image = W.Image(format="png")
+        self.image = image_widget()
         self.status = W.Label()
         self.status.add_class("puzzlelab-status")
         controls = [self.pool, self.n_samples, self.concentration, self.seed]
@@ -177,7 +177,7 @@ class PoolSizeExplorer(Panel):
         self.draw = draw_pool(
             self.pool.value, self.n_samples.value, self.concentration.value, self.seed.value
         )
-        self.image.value = self.fallback_png()
+        show(self.image, self.fallback_png())
         self.status.value = describe(self.draw)
         return self.draw
 

@@ -166,6 +166,10 @@ def nonogram_stepper(
         from ..nonogram import solve
 
         result = solve(puzzle)
+    if not isinstance(result, list | tuple) and not hasattr(result, "states"):
+        from ..nonogram import solve_steps  # a result from before the one protocol
+
+        result = solve_steps(puzzle, result)
     items = _nonempty(result_states(result), "nonogram")
     grids = [as_cells(puzzle, getattr(s, "grid", s)) for s in items]
     names = [getattr(s, "label", None) for s in items]
