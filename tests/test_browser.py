@@ -99,9 +99,9 @@ def test_widget_demo_in_jupyterlab(browser_page, running):
     check_widgets(page, name)
     check_stepper(page, name)
     before, after = lab.play_sliding(page)
-    assert before.startswith("0 moves made") and after.startswith("1 moves made"), after
+    assert before.startswith("0 moves made") and after.startswith("1 move made"), after
     before, after = lab.play_watersort(page)
-    assert before.startswith("0 pours made") and after.startswith("1 pours made"), after
+    assert before.startswith("0 pours made") and after.startswith("1 pour made"), after
     assert "optimal pours left: 12" in after  # 13 from the start, one optimal pour made
     page.locator(".puzzlelab-stepper").first.scroll_into_view_if_needed()
     screenshot(page, name)

@@ -267,7 +267,7 @@ def play_sliding(page) -> tuple[str, str]:
     hinted = _wait_status(page, board, r"hint: slide tile \d+")
     tile = re.search(r"hint: slide tile (\d+)", hinted).group(1)
     board.locator(".puzzlelab-tile", has_text=re.compile(rf"^{tile}$")).click()
-    return before, _wait_status(page, board, r"^1 moves made|^solved")
+    return before, _wait_status(page, board, r"^1 move made|^solved")
 
 
 def play_watersort(page) -> tuple[str, str]:
@@ -282,7 +282,7 @@ def play_watersort(page) -> tuple[str, str]:
     tubes.nth(int(src)).click()
     _wait_status(page, board, rf"pour tube {src} onto")
     tubes.nth(int(dst)).click()
-    return before, _wait_status(page, board, r"^1 pours made|^sorted")
+    return before, _wait_status(page, board, r"^1 pour made|^sorted")
 
 
 def copy_notebooks(dest: Path) -> Path:
@@ -312,7 +312,21 @@ def readme_screenshot(target: Path, width: int = 1100, height: int = 760) -> Pat
                 "cell => cell.scrollIntoView({block: 'start'})"
             )
             page.wait_for_timeout(800)
-            page.screenshot(path=str(target))
+            png = page.screenshot()
+    return small_png(png, target)
+
+
+def small_png(png: bytes, target: Path, width: int = 900, colors: int = 96) -> Path:
+    """Save a screenshot scaled to `width` pixels with a reduced palette (a small file)."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    height = round(image.height * width / image.width)
+    image = image.resize((width, height), Image.LANCZOS).quantize(colors)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    image.save(target, optimize=True)
     return target
 
 

@@ -154,9 +154,9 @@ class SlidingBoard(Panel):
         """The status line: moves made and the minimum left (or solved)."""
         made = len(self.history)
         if self.solved:
-            line = f"solved in {made} moves (minimum from the start: {self.minimum})"
+            line = f"solved in {_count(made, 'move')} (minimum from the start: {self.minimum})"
         else:
-            line = f"{made} moves made · minimum moves left: {self.moves_left}"
+            line = f"{_count(made, 'move')} made · minimum moves left: {self.moves_left}"
         return f"{line} · {self.message}" if self.message else line
 
     def _refresh(self, highlight: int | None = None) -> None:
@@ -189,6 +189,11 @@ def _shape_of(text: Any, state: tuple) -> tuple[int, int]:
 
     rows = _tokens(text)[1] if isinstance(text, str) else None
     return _infer_shape(len(state), None, rows)
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 move', '2 moves'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 # ---------------------------------------------------------------------------- water sort
@@ -347,13 +352,15 @@ class WaterSortBoard(Panel):
         result = self.analyse()
         if self.level.is_solved():
             best = self.minimum.length if self.minimum.verdict == "optimal" else "unknown"
-            line = f"sorted in {made} pours (optimal from the start: {best})"
+            line = f"sorted in {_count(made, 'pour')} (optimal from the start: {best})"
         elif result.verdict == "unsolvable":
-            line = f"{made} pours made · now unsolvable: no pours can sort this (undo)"
+            line = f"{_count(made, 'pour')} made · now unsolvable: no pours can sort this (undo)"
         elif result.verdict == "limit":
-            line = f"{made} pours made · pours left unknown (over {self.max_expanded} nodes)"
+            line = (
+                f"{_count(made, 'pour')} made · pours left unknown (over {self.max_expanded} nodes)"
+            )
         else:
-            line = f"{made} pours made · optimal pours left: {self.pours_left}"
+            line = f"{_count(made, 'pour')} made · optimal pours left: {self.pours_left}"
         return f"{line} · {self.message}" if self.message else line
 
     def _picture(self, highlight: tuple[int, int] | None = None) -> bytes:
