@@ -175,7 +175,7 @@ class SlidingBoard(Panel):
 
         rows, cols = self.shape
         fig = Figure(figsize=(2.2 * cols / max(rows, cols), 2.2 * rows / max(rows, cols) + 0.3))
-        draw_board(fig.add_subplot(), self.state, self.shape, title=f"{self.moves_left} to go")
+        draw_board(self.state, self.shape, ax=fig.add_subplot(), title=f"{self.moves_left} to go")
         return figure_png(fig)
 
     def summary(self) -> str:

@@ -23,8 +23,6 @@ def result_states(result: Any) -> list:
     states = getattr(result, "states", None)
     if states is None:
         raise PuzzleError(f"expected a solver result with states, got {type(result).__name__}")
-    if callable(states):  # results written before the one protocol made it an attribute
-        states = states()
     return list(states)
 
 
@@ -32,10 +30,7 @@ def result_moves(result: Any) -> list:
     """`result.moves` as a list (empty for a bare list of states)."""
     if isinstance(result, list | tuple):
         return []
-    moves = getattr(result, "moves", None)
-    if moves is None:
-        moves = getattr(result, "pours", None)  # water sort before the one protocol
-    return list(moves or [])
+    return list(getattr(result, "moves", None) or [])
 
 
 def _nonempty(states: list, what: str) -> list:
@@ -84,7 +79,7 @@ def sliding_stepper(
 
     def draw(ax, i: int) -> None:
         moved = moves[i - 1][0] if i else 0
-        draw_board(ax, states[i], shape, title=f"move {i} of {last}", moved=moved)
+        draw_board(states[i], shape, ax=ax, title=f"move {i} of {last}", moved=moved)
 
     rows, cols = shape
     box = (size * cols / max(shape), size * rows / max(shape) + 0.3)
