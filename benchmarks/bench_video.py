@@ -26,7 +26,7 @@ from timing import timed
 from puzzlelab.video import (
     cached_recording,
     extract_states,
-    extract_states_baseline,
+    extract_states_writeup,
     load_pictures,
     score_extraction,
 )
@@ -100,7 +100,7 @@ def main() -> None:
     if not args.no_baseline:
         side = int(truth.attrs["board"][2])
         base, wall, cpu = timed(
-            lambda: extract_states_baseline(
+            lambda: extract_states_writeup(
                 video, pictures, board_side=side, max_frames=args.baseline_frames, progress=True
             )
         )

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from puzzlelab.errors import InvalidPuzzleError
+from puzzlelab.errors import InvalidPuzzleError, PuzzleError
 from puzzlelab.game import GAME_GOAL, GAME_SHAPE, N_PICTURES, make_pool, sample_openings
 from puzzlelab.sliding import distance_table, is_solvable, parse_board
 
@@ -40,7 +40,7 @@ def test_pool_is_seeded_and_unequal():
 
 def test_pool_options_are_checked():
     """Too few or too many patterns for the band are refused with a message."""
-    with pytest.raises(InvalidPuzzleError, match="at least one"):
+    with pytest.raises(PuzzleError, match="at least one"):
         make_pool(0)
     with pytest.raises(InvalidPuzzleError, match="fewer than"):
         make_pool(10, min_moves=31, max_moves=31)  # only two states are 31 moves away
@@ -74,12 +74,33 @@ def test_openings_are_seeded_and_picture_weights_work():
 def test_bad_options_are_refused():
     """Negative counts, zero concentration and mismatched picture weights raise clearly."""
     pool = make_pool(5)
-    with pytest.raises(InvalidPuzzleError, match="concentration"):
+    with pytest.raises(PuzzleError, match="concentration"):
         make_pool(5, concentration=0)
-    with pytest.raises(InvalidPuzzleError, match="n_openings"):
+    with pytest.raises(PuzzleError, match="n_openings"):
         sample_openings(pool, -1)
     with pytest.raises(InvalidPuzzleError, match="picture_weights"):
         sample_openings(pool, 10, picture_weights=[1, 1, 1])
     with pytest.raises(InvalidPuzzleError, match="picture_weights"):
         sample_openings(pool, 10, picture_weights=[0] * 6)
     assert len(sample_openings(pool, 0)) == 0
+
+
+@pytest.mark.parametrize(
+    "call,word",
+    [
+        (lambda: make_pool(5.0), "n_patterns"),
+        (lambda: make_pool(5, concentration=float("nan")), "concentration"),
+        (lambda: make_pool(5, seed=-1), "seed"),
+        (lambda: sample_openings(make_pool(5), 2.5), "n_openings"),
+        (lambda: sample_openings(make_pool(5), 3, seed=-1), "seed"),
+        (
+            lambda: sample_openings(make_pool(5), 3, picture_weights=[1, 1, np.nan, 1, 1, 1]),
+            "weights",
+        ),
+        (lambda: sample_openings([1, 2], 3), "PatternPool"),
+    ],
+)
+def test_floats_nan_and_negative_seeds_are_refused(call, word):
+    """Floats were truncated and NaN weights or seed -1 gave raw numpy errors (issue 10)."""
+    with pytest.raises(PuzzleError, match=word):
+        call()

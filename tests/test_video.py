@@ -13,25 +13,24 @@ from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlelab.game import GAME_GOAL, make_pool
+from puzzlelab.patterns import read_samples, write_samples
 from puzzlelab.sliding import parse_board, to_pattern
 from puzzlelab.video import (
     annotate_frame,
     change_trace,
     extract_states,
-    extract_states_baseline,
+    extract_states_writeup,
     load_pictures,
     read_board,
     read_frame,
-    read_samples,
     score_extraction,
     synthesize_recording,
     tile_templates,
-    write_samples,
 )
-from puzzlelab.video.baseline import bin_positions
 from puzzlelab.video.extract import block_change
 from puzzlelab.video.pictures import cell_box, normalize_rows, tile_image
 from puzzlelab.video.synth import draw_board
+from puzzlelab.video.writeup import bin_positions
 
 SIZE = (320, 180)
 N = 4
@@ -183,7 +182,7 @@ def test_robust_recovery(tmp_path, pictures, pool, effects):
     path, truth = record(tmp_path, pictures, pool, seed=seed, **effects)
     table = extract_states(path, pictures, progress=False)
     accuracy = score_extraction(table, truth)
-    assert accuracy.exact, accuracy.verdict
+    assert accuracy.exact, accuracy.summary
 
 
 def test_pictures_of_any_size(plain, pictures):
@@ -210,7 +209,7 @@ def test_missing_and_unreadable_files(tmp_path, pictures):
     with pytest.raises(PuzzleError):
         extract_states(junk, pictures, progress=False)
     with pytest.raises(PuzzleError):
-        extract_states_baseline(junk, pictures, board_side=90, progress=False)
+        extract_states_writeup(junk, pictures, board_side=90, progress=False)
 
 
 def test_file_without_frames(tmp_path, pictures):
@@ -221,7 +220,7 @@ def test_file_without_frames(tmp_path, pictures):
         extract_states(path, pictures, progress=False)
 
 
-# ---- the write-up's baseline ----------------------------------------------------------------
+# ---- the write-up's method ------------------------------------------------------------------
 
 
 def test_binning_reads_the_solved_board():
@@ -235,9 +234,9 @@ def test_binning_reads_the_solved_board():
     assert bin_positions(positions, 60) == "9B6358247"
 
 
-def test_baseline_runs(plain, pictures):
+def test_writeup_method_runs(plain, pictures):
     path, truth = plain
-    table = extract_states_baseline(
+    table = extract_states_writeup(
         path, pictures, board_side=truth.attrs["board"][2], progress=False
     )
     assert list(table.columns[:5]) == ["frame", "time", "picture", "state", "confidence"]
@@ -288,10 +287,14 @@ def test_samples_in_the_write_ups_quoted_form(tmp_path):
 
 
 def test_warning_free_extraction(plain, pictures):
-    path, _ = plain
+    """A clean recording is read exactly without a single warning (it asserted nothing)."""
+    path, truth = plain
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        extract_states(path, pictures, progress=False)
+        table = extract_states(path, pictures, progress=False)
+    accuracy = score_extraction(table, truth)
+    assert accuracy.exact and accuracy.summary == "exact", accuracy.summary
+    assert len(table) == len(truth) == 5
 
 
 # ---- kernels against slow references; reading drawn boards ---------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import checks
 from .errors import InvalidPuzzleError
 from .sliding import State, parse_board, to_pattern
 
@@ -54,10 +55,13 @@ def make_pool(
     """
     from .sliding import distance_table
 
-    if n_patterns < 1:
-        raise InvalidPuzzleError(f"a pool needs at least one pattern, not {n_patterns}")
-    if not concentration > 0:
-        raise InvalidPuzzleError(f"the Dirichlet concentration must be > 0, not {concentration}")
+    n_patterns = checks.integer(n_patterns, "n_patterns (a pool needs at least one)", minimum=1)
+    min_moves = checks.integer(min_moves, "min_moves", minimum=0)
+    max_moves = checks.integer(max_moves, "max_moves", minimum=min_moves)
+    concentration = checks.number(
+        concentration, "the Dirichlet concentration", minimum=0.0, maximum=1e6, open_interval=True
+    )
+    seed = checks.integer(seed, "seed", minimum=0)
     table = distance_table(GAME_SHAPE, GAME_GOAL, cache=False, progress=False)
     band = np.flatnonzero((table.depths >= min_moves) & (table.depths <= max_moves))
     if len(band) < n_patterns:
@@ -80,14 +84,18 @@ def sample_openings(
     seed: int = 0,
 ) -> pd.DataFrame:
     """Simulate `n_openings` openings: columns opening, picture (1-based), state, pattern."""
-    if n_openings < 0 or n_pictures < 1:
-        raise InvalidPuzzleError(
-            f"need n_openings >= 0 and n_pictures >= 1, not {n_openings} and {n_pictures}"
-        )
-    rng = np.random.default_rng(seed)
+    if not isinstance(pool, PatternPool):
+        raise InvalidPuzzleError("pool must be a PatternPool (from make_pool)")
+    n_openings = checks.integer(n_openings, "n_openings", minimum=0, maximum=10**8)
+    n_pictures = checks.integer(n_pictures, "n_pictures", minimum=1, maximum=10**6)
+    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
     pw = np.full(n_pictures, 1.0 / n_pictures) if picture_weights is None else picture_weights
-    pw = np.asarray(pw, dtype=float)
-    if pw.shape != (n_pictures,) or np.any(pw < 0) or not pw.sum() > 0:
+    try:
+        pw = np.asarray(pw, dtype=float)
+    except (TypeError, ValueError):
+        pw = np.full(n_pictures, np.nan)
+    bad = pw.shape != (n_pictures,) or not np.isfinite(pw).all()
+    if bad or np.any(pw < 0) or not pw.sum() > 0:
         raise InvalidPuzzleError(
             f"picture_weights must be {n_pictures} non-negative numbers with a positive sum"
         )

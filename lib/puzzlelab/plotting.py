@@ -6,13 +6,11 @@ import colorsys
 from collections.abc import Callable
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib import animation
 
-matplotlib.use(matplotlib.get_backend())  # keep the notebook's backend; Agg under papermill
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib import animation  # noqa: E402
-
-from .paths import atomic_path  # noqa: E402
+from .paths import atomic_path
 
 STYLE = {
     "figure.dpi": 80,
@@ -77,3 +75,59 @@ def to_html(anim: animation.Animation) -> str:
     html = anim.to_jshtml(default_mode="once")
     plt.close(anim._fig)  # noqa: SLF001 - the figure would otherwise also render as a still
     return html
+
+
+def draw_matrix(
+    matrix,
+    ax: plt.Axes | None = None,
+    *,
+    labels=None,
+    vmin: float | None = None,
+    vmax: float | None = None,
+    fmt: str = "{:.0f}",
+    cmap: str = "viridis",
+    title: str = "",
+):
+    """Draw a matrix as an image with every entry written on it; returns the image (for colorbars).
+
+    Parameters
+    ----------
+    matrix : 2-D array
+        The values.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+    labels : sequence, optional
+        Tick labels of rows and columns (default 1..n).
+    vmin, vmax : float, optional
+        Colour range (default the matrix's).
+    fmt : str
+        Format of the numbers written in the cells.
+    cmap : str
+        Colour map; numbers are white on the darker 60 % of the range, black elsewhere.
+    title : str
+        Axes title.
+
+    Returns
+    -------
+    AxesImage
+    """
+    m = np.asarray(matrix, dtype=float)
+    if m.ndim != 2:
+        raise ValueError(f"draw_matrix needs a 2-D matrix, not shape {m.shape}")
+    if ax is None:
+        _, ax = plt.subplots()
+    lo = np.nanmin(m) if vmin is None else vmin
+    hi = np.nanmax(m) if vmax is None else vmax
+    im = ax.imshow(m, cmap=cmap, vmin=lo, vmax=hi)
+    for (i, j), v in np.ndenumerate(m):
+        dark = v < lo + 0.6 * (hi - lo)
+        ax.text(
+            j, i, fmt.format(v), ha="center", va="center", fontsize=8, color="w" if dark else "k"
+        )
+    rows = list(range(1, m.shape[0] + 1)) if labels is None else list(labels)
+    cols = list(range(1, m.shape[1] + 1)) if labels is None else list(labels)
+    ax.set(xticks=range(m.shape[1]), yticks=range(m.shape[0]), title=title)
+    ax.set_xticklabels(cols)
+    ax.set_yticklabels(rows)
+    ax.grid(False)
+    return im

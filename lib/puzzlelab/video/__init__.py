@@ -1,17 +1,17 @@
 """Reading slide puzzles out of screen recordings (the slide-puzzle write-up's OpenCV part).
 
 `synthesize_recording` films the game model of `puzzlelab.game`; `extract_states` reads one
-row per opening (picture, state) back out of a video; `extract_states_baseline` is the
+row per opening (picture, state) back out of a video; `extract_states_writeup` is the
 write-up's method for comparison; `score_extraction` checks either against ground truth;
-`write_samples` stores the readings as data/last_origin/samples.csv.
+`puzzlelab.patterns.write_samples` stores the readings as data/last_origin/samples.csv.
 """
 
 from .annotate import annotate_frame, change_trace, read_frame
-from .baseline import extract_states_baseline
-from .evaluate import Accuracy, read_samples, samples_path, score_extraction, write_samples
+from .evaluate import Accuracy, score_extraction
 from .extract import Reading, extract_states, read_board
 from .pictures import PICTURE_NAMES, load_pictures, tile_templates, validate_pictures
 from .synth import board_rect, cached_recording, synthesize_recording
+from .writeup import extract_states_writeup
 
 __all__ = [
     "PICTURE_NAMES",
@@ -22,15 +22,12 @@ __all__ = [
     "cached_recording",
     "change_trace",
     "extract_states",
-    "extract_states_baseline",
+    "extract_states_writeup",
     "load_pictures",
     "read_board",
     "read_frame",
-    "read_samples",
-    "samples_path",
     "score_extraction",
     "synthesize_recording",
     "tile_templates",
     "validate_pictures",
-    "write_samples",
 ]

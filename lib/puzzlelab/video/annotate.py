@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pandas as pd
 
+from .. import checks
 from ..errors import PuzzleError
 from ..sliding import parse_board
 from .extract import block_change, open_video, thumbnail
@@ -27,6 +28,7 @@ TRACK_COLORS = [  # RGB, one per tile label 2..9 (after the write-up's palette)
 
 def read_frame(video_path: str | Path, index: int) -> np.ndarray:
     """Frame `index` of a video as an RGB array."""
+    index = checks.integer(index, "index", minimum=0)
     cap = open_video(video_path)
     try:
         cap.set(cv2.CAP_PROP_POS_FRAMES, int(index))
@@ -88,6 +90,8 @@ def change_trace(
     signal the write-up kept within 0.5-0.8; it is NaN for the first frame and where a frame
     is flat (the normalized score is 0/0 there).
     """
+    if max_frames is not None:
+        max_frames = checks.integer(max_frames, "max_frames", minimum=1)
     cap = open_video(video_path)
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     rows = []

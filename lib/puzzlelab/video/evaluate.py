@@ -1,19 +1,17 @@
-"""Scoring an extraction against the synthesizer's ground truth, and the samples.csv format."""
+"""Scoring an extraction against the synthesizer's ground truth."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import pandas as pd
 
-from .. import patterns as pt
-from ..errors import ParseError
-from ..paths import data_dir
-from ..sliding import parse_board, to_pattern
+from .. import checks
+from ..errors import InvalidPuzzleError, PuzzleError
+from ..sliding import parse_board
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Accuracy:
     """How a table of readings compares with the openings that were really filmed."""
 
@@ -32,7 +30,7 @@ class Accuracy:
         return self.found == self.states_right == self.pictures_right == n == self.rows
 
     @property
-    def verdict(self) -> str:
+    def summary(self) -> str:
         """'exact', or a short list of what went wrong."""
         if self.exact:
             return "exact"
@@ -46,53 +44,70 @@ class Accuracy:
 
     def stats(self) -> dict:
         """The counts as a dict (for tables)."""
-        return {**asdict(self), "verdict": self.verdict}
+        return {**asdict(self), "summary": self.summary}
 
 
 def score_extraction(table: pd.DataFrame, truth: pd.DataFrame) -> Accuracy:
-    """Match rows to openings by frame (preview start .. last puzzle frame) and count."""
-    first: dict[int, pd.Series] = {}
+    """Match rows to openings by frame (preview start .. last puzzle frame) and count.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Rows of `extract_states` or `extract_states_writeup` (frame, picture, state).
+    truth : DataFrame
+        The ground truth of `synthesize_recording` (answer_frame, end_frame, picture, pattern).
+
+    Returns
+    -------
+    Accuracy
+
+    Raises
+    ------
+    InvalidPuzzleError
+        A table or truth without the needed columns.
+    """
+    for name, frame, cols in (
+        ("table", table, ("frame", "picture", "state")),
+        ("truth", truth, ("answer_frame", "end_frame", "picture", "pattern")),
+    ):
+        if not isinstance(frame, pd.DataFrame) or not set(cols) <= set(frame.columns):
+            raise InvalidPuzzleError(f"{name} must be a DataFrame with columns {', '.join(cols)}")
+    frames = [checks.integer(f, f"frame of row {i}") for i, f in enumerate(table["frame"])]
+    first: dict[int, int] = {}
     extra = 0
     spans = list(zip(truth["answer_frame"], truth["end_frame"], truth.index, strict=True))
-    for _, row in table.iterrows():
-        hit = next((k for a, e, k in spans if a <= row["frame"] <= e), None)
+    for i, frame in enumerate(frames):
+        hit = next((k for a, e, k in spans if a <= frame <= e), None)
         if hit is None or hit in first:
             extra += 1
         else:
-            first[hit] = row
+            first[hit] = i
     states = pictures = 0
-    for k, row in first.items():
-        right_state = _same_pattern(row["state"], truth.loc[k, "pattern"])
-        states += right_state
-        pictures += int(row["picture"]) == int(truth.loc[k, "picture"])
+    for k, i in first.items():
+        states += _same_pattern(table["state"].iloc[i], truth.loc[k, "pattern"])
+        pictures += _same_picture(table["picture"].iloc[i], truth.loc[k, "picture"])
     return Accuracy(
-        len(truth), len(table), len(first), states, pictures, len(truth) - len(first), extra
+        openings=len(truth),
+        rows=len(table),
+        found=len(first),
+        states_right=states,
+        pictures_right=pictures,
+        missed=len(truth) - len(first),
+        extra=extra,
     )
+
+
+def _same_picture(found, expected) -> bool:
+    """Whether a reading's picture (possibly malformed) is the expected one."""
+    try:
+        return checks.integer(found, "picture") == int(expected)
+    except PuzzleError:
+        return False
 
 
 def _same_pattern(found, expected: str) -> bool:
     """Whether a reading (pattern text, possibly malformed) names the expected state."""
     try:
         return parse_board(str(found)) == parse_board(expected)
-    except ParseError:
+    except (PuzzleError, TypeError, IndexError):  # any unreadable reading is simply wrong
         return False
-    except ValueError:
-        return False
-
-
-def samples_path() -> Path:
-    """Where the statistics study looks for samples: data/last_origin/samples.csv."""
-    return data_dir("last_origin", "samples.csv")
-
-
-def write_samples(table: pd.DataFrame, path: str | Path | None = None) -> Path:
-    """Write (picture, state) rows in the write-up's CSV format (`patterns.write_samples`)."""
-    path = samples_path() if path is None else Path(path)
-    patterns = [s if isinstance(s, str) else to_pattern(s) for s in table["state"]]
-    rows = pd.DataFrame({"picture": list(table["picture"]), "pattern": patterns})
-    return pt.write_samples(rows, path)
-
-
-def read_samples(path: str | Path | None = None) -> pd.DataFrame:
-    """Read samples.csv with the statistics study's validating reader (`patterns.read_samples`)."""
-    return pt.read_samples(samples_path() if path is None else path)

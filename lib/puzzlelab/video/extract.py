@@ -26,6 +26,7 @@ import pandas as pd
 from scipy.optimize import linear_sum_assignment
 from tqdm import tqdm
 
+from .. import checks
 from ..errors import ParseError, PuzzleError
 from ..game import GAME_GOAL
 from ..sliding import State, to_pattern
@@ -248,7 +249,33 @@ def extract_states(
     alignments reach about 0.55 with a lead below 0.25). A cut is a block change above
     `min_cut` grey levels and above 4x the recent median change. The per-frame change trace
     is in `table.attrs["trace"]`, the scene log in `table.attrs["scenes"]`.
+
+    Parameters
+    ----------
+    video_path : str or Path
+        A video OpenCV can decode.
+    pictures : list of RGB arrays
+        The game's solved pictures, distinct and not flat (any size of at least 9 pixels).
+    progress : bool
+        Show a progress bar.
+    accept, margin, min_cut : float
+        Thresholds as above.
+
+    Returns
+    -------
+    DataFrame
+        One row per opening; empty (with a warning) when the video shows no puzzle.
+
+    Raises
+    ------
+    ParseError
+        A missing file, or one OpenCV cannot open or decode.
+    InvalidPuzzleError
+        Pictures that are not RGB images, are NaN, flat or duplicated; bad thresholds.
     """
+    accept = checks.number(accept, "accept", minimum=-1.0, maximum=1.0)
+    margin = checks.number(margin, "margin", minimum=0.0, maximum=2.0)
+    min_cut = checks.number(min_cut, "min_cut", minimum=0.0, maximum=255.0)
     templates = tile_templates(pictures, TEMPLATE, CELL_MARGIN)
     cap = open_video(video_path)
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0

@@ -75,11 +75,18 @@ def load_pictures(size: int = 360) -> list[Picture]:
 
 def validate_pictures(pictures) -> list[Picture]:
     """Check that `pictures` is a non-empty list of RGB images; return them as uint8 arrays."""
-    if pictures is None or len(pictures) == 0:
+    if isinstance(pictures, np.ndarray) and pictures.ndim == 3:
+        raise InvalidPuzzleError("pass a list of pictures, not one picture: [picture]")
+    if pictures is None or isinstance(pictures, (str, bytes)) or not hasattr(pictures, "__len__"):
+        raise InvalidPuzzleError(f"pictures must be a list of RGB images, not {pictures!r:.60}")
+    if len(pictures) == 0:
         raise InvalidPuzzleError("no pictures given: pass the solved images, e.g. load_pictures()")
     out = []
     for k, pic in enumerate(pictures, start=1):
-        arr = np.asarray(pic)
+        try:
+            arr = np.asarray(pic)
+        except (TypeError, ValueError):
+            raise InvalidPuzzleError(f"picture {k} is not an image array") from None
         if arr.ndim != 3 or arr.shape[2] != 3:
             raise InvalidPuzzleError(
                 f"picture {k} has shape {arr.shape}: expected an RGB image (height, width, 3)"
@@ -90,6 +97,10 @@ def validate_pictures(pictures) -> list[Picture]:
                 f"a side to be cut into 3x3 tiles"
             )
         if arr.dtype != np.uint8:
+            if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+                raise InvalidPuzzleError(f"picture {k} holds {arr.dtype} values, not numbers")
+            if not np.isfinite(arr).all():
+                raise InvalidPuzzleError(f"picture {k} has NaN or infinite pixels")
             if np.issubdtype(arr.dtype, np.floating) and arr.max(initial=0) <= 1.0:
                 arr = arr * 255.0
             arr = np.clip(arr, 0, 255).astype(np.uint8)
@@ -141,4 +152,21 @@ def tile_templates(pictures, size: int = 16, margin: float = 0.15) -> np.ndarray
             x0, x1 = int(round((q + margin) * cw)), int(round((q + 1 - margin) * cw))
             crop = grey[y0:y1, x0:x1]
             out[p, t] = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA).ravel()
-    return normalize_rows(out)
+    out = normalize_rows(out)
+    check_distinguishable(out)
+    return out
+
+
+def check_distinguishable(templates: np.ndarray, same: float = 0.98) -> None:
+    """Refuse pictures whose tiles cannot be told apart: a flat tile, or two alike pictures."""
+    flat = np.flatnonzero(~templates.any(axis=2).all(axis=1))
+    if len(flat):
+        raise InvalidPuzzleError(
+            f"picture {flat[0] + 1} has flat tiles (no contrast): its tiles cannot be recognised"
+        )
+    for p in range(len(templates)):
+        for q in range(p):
+            if np.mean(np.sum(templates[p] * templates[q], axis=1)) > same:
+                raise InvalidPuzzleError(
+                    f"pictures {q + 1} and {p + 1} are the same: a reader cannot tell them apart"
+                )

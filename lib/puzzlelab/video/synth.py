@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -18,13 +19,15 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..errors import InvalidPuzzleError, PuzzleError
+from .. import cache, checks
+from ..errors import CacheError, InvalidPuzzleError, PuzzleError
 from ..game import PatternPool, make_pool, sample_openings
-from ..paths import atomic_path, cache_dir
+from ..paths import atomic_path
 from ..sliding import State, parse_board
 from .pictures import GOAL_CELL, Picture, Rect, cell_box, load_pictures, validate_pictures
 
-SYNTH_VERSION = 1
+SYNTH_VERSION = 2  # 2: ground truth in a self-verifying cache file
+MAX_OPENINGS = 100_000
 PANEL_BGR = (92, 88, 84)  # the game window's frame
 BLANK_BGR = (58, 54, 50)  # the empty cell
 BORDER_BGR = (24, 24, 24)  # thin lines around each tile
@@ -38,13 +41,30 @@ PUZZLE_SECONDS = (0.33, 0.53)
 
 def board_rect(size: tuple[int, int], scale: float = 1.0) -> Rect:
     """Where the synthetic game draws its board: (x, y, side), centred, side = H/2 * scale."""
-    w, h = size
+    w, h = check_size(size)
+    scale = checks.number(scale, "scale", minimum=0.0, open_interval=True, maximum=1e3)
     side = 3 * int(round(h * 0.5 * scale / 3))
     if side < 9 or side + 2 * panel_margin(side) > min(w, h):
         raise InvalidPuzzleError(
             f"a board scaled by {scale} does not fit a {w}x{h} frame: use a scale in (0, 1.7]"
         )
     return ((w - side) // 2, (h - side) // 2, side)
+
+
+def check_codec(codec: object) -> str:
+    """An OpenCV FourCC: four ASCII characters."""
+    if not isinstance(codec, str) or len(codec) != 4 or not codec.isascii():
+        raise InvalidPuzzleError(f"codec must be a FourCC such as 'mp4v' or 'MJPG', not {codec!r}")
+    return codec
+
+
+def check_size(size: object) -> tuple[int, int]:
+    """A frame size (width, height) in whole pixels, 16..8192 each."""
+    if isinstance(size, (str, bytes)) or not hasattr(size, "__len__") or len(size) != 2:
+        raise InvalidPuzzleError(f"size must be (width, height) in pixels, not {size!r}")
+    return tuple(
+        checks.integer(v, f"size[{i}]", minimum=16, maximum=8192) for i, v in enumerate(size)
+    )
 
 
 def panel_margin(side: int) -> int:
@@ -119,13 +139,46 @@ def synthesize_recording(
     end_frame (its last frame), picture (1-based), state, pattern. `noise` is the standard
     deviation of Gaussian pixel noise in grey levels, `brightness` a relative change (+0.2 =
     20 % brighter), `scale` resizes the board. The file is written atomically.
+
+    Parameters
+    ----------
+    path : str or Path
+        The video file to write (suffix .mp4 for mp4v, .avi for MJPG).
+    pictures : list of RGB uint8 arrays
+        The solved pictures (`load_pictures()`).
+    n_openings : int
+        Openings to film (0 .. 100,000).
+    pattern_pool : PatternPool
+        Shuffles to draw from (`game.make_pool()`).
+    fps : float
+        Frames per second, 1..240.
+    size : (int, int)
+        Frame width and height in pixels, 16..8192.
+    seed : int
+        Seed (>= 0) of shuffles, pictures, timing, screensaver and noise.
+    noise, scale, brightness, codec, progress
+        As above; `codec` is an OpenCV FourCC.
+
+    Returns
+    -------
+    DataFrame
+        The ground truth, with attrs board, fps, size, n_frames.
+
+    Raises
+    ------
+    PuzzleError
+        Bad arguments, or a codec OpenCV cannot write here.
     """
     pictures = validate_pictures(pictures)
-    if n_openings < 0:
-        raise InvalidPuzzleError(f"n_openings must be >= 0, not {n_openings}")
-    if len(codec) != 4:
-        raise InvalidPuzzleError(f"codec must be a FourCC such as 'mp4v' or 'MJPG', not {codec!r}")
-    w, h = size
+    n_openings = checks.integer(n_openings, "n_openings", minimum=0, maximum=MAX_OPENINGS)
+    fps = checks.number(fps, "fps", minimum=1.0, maximum=240.0)
+    seed = checks.integer(seed, "seed", minimum=0)
+    noise = checks.number(noise, "noise (grey levels)", minimum=0.0, maximum=255.0)
+    brightness = checks.number(brightness, "brightness", minimum=-1.0, maximum=10.0)
+    codec = check_codec(codec)
+    if not isinstance(pattern_pool, PatternPool):
+        raise InvalidPuzzleError("pattern_pool must be a game.PatternPool (e.g. game.make_pool())")
+    w, h = check_size(size)
     x, y, side = board_rect(size, scale)
     m = panel_margin(side)
     rng = np.random.default_rng(seed)
@@ -208,34 +261,69 @@ def cached_recording(
     progress: bool = False,
     **effects,
 ) -> tuple[Path, pd.DataFrame]:
-    """A recording of the default game (six pictures, `make_pool()`), cached under cache/video."""
+    """A recording of the default game (six pictures, `make_pool()`), cached under cache/video.
+
+    The ground truth is kept in a self-verifying cache file (`puzzlelab.cache`) that also
+    records the video's size and SHA-256; both are checked on every call, and anything that
+    fails (damaged truth, truncated or replaced video) is rebuilt, never trusted.
+
+    Parameters
+    ----------
+    n_openings, size, seed, codec
+        As for `synthesize_recording`.
+    picture_size : int
+        Side in pixels of the pictures filmed.
+    pool : PatternPool, optional
+        The shuffle pool (default `make_pool()`).
+    progress : bool
+        Show a progress bar while filming.
+    **effects
+        `noise`, `scale`, `brightness` or `fps`, passed on to `synthesize_recording`.
+
+    Returns
+    -------
+    (Path, DataFrame)
+        The video file and its ground truth.
+
+    Raises
+    ------
+    PuzzleError
+        Bad arguments (checked before anything is filmed).
+    """
+    unknown = set(effects) - {"noise", "scale", "brightness", "fps"}
+    if unknown:
+        raise InvalidPuzzleError(
+            f"unknown effects {sorted(unknown)}: use noise, scale, brightness, fps"
+        )
     pool = make_pool() if pool is None else pool
-    key = json.dumps(
-        dict(
-            n=n_openings,
-            size=list(size),
-            seed=seed,
-            codec=codec,
-            pic=picture_size,
-            pool=[list(map(int, s)) for s in pool.states],
-            w=np.round(pool.weights, 12).tolist(),
-            **effects,
-        ),
-        sort_keys=True,
+    if not isinstance(pool, PatternPool):
+        raise InvalidPuzzleError("pool must be a game.PatternPool (e.g. game.make_pool())")
+    n_openings = checks.integer(n_openings, "n_openings", minimum=0, maximum=MAX_OPENINGS)
+    size = check_size(size)
+    codec = check_codec(codec)
+    seed = checks.integer(seed, "seed", minimum=0)
+    picture_size = checks.integer(picture_size, "picture_size", minimum=9, maximum=4096)
+    effects = {k: checks.number(v, k) for k, v in effects.items()}
+    key = dict(
+        n=n_openings,
+        size=list(size),
+        seed=seed,
+        codec=codec,
+        pic=picture_size,
+        pool=[list(map(int, s)) for s in pool.states],
+        w=np.round(pool.weights, 12).tolist(),
+        **effects,
     )
-    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-    folder = cache_dir("video")
+    digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
     stem = f"game_v{SYNTH_VERSION}_{n_openings}x{size[0]}x{size[1]}_{digest}"
+    truth_file = cache.cache_file("video", stem + ".truth")
+    folder = truth_file.parent if truth_file is not None else Path(tempfile.mkdtemp())
     video = folder / (stem + CODEC_SUFFIX.get(codec, ".avi"))
-    meta = folder / (stem + ".json")
-    if video.exists() and meta.exists():
-        info = json.loads(meta.read_text())
-        truth = pd.DataFrame(info["rows"])
-        truth["state"] = [parse_board(p) for p in truth["pattern"]] if len(truth) else []
-        truth.attrs.update({k: v for k, v in info.items() if k != "rows"})
-        truth.attrs["board"] = tuple(truth.attrs["board"])
-        truth.attrs["size"] = tuple(truth.attrs["size"])
-        return video, truth
+    if truth_file is not None and truth_file.exists() and video.exists():
+        try:
+            return video, _read_truth(truth_file, video, key)
+        except CacheError as exc:
+            cache.warn_once(f"{exc}; filming the recording again")
     truth = synthesize_recording(
         video,
         load_pictures(picture_size),
@@ -249,7 +337,44 @@ def cached_recording(
     )
     rows = truth.drop(columns="state").to_dict(orient="records")
     info = {k: list(v) if isinstance(v, tuple) else v for k, v in truth.attrs.items()}
-    text = json.dumps({**info, "rows": rows}, default=int)
-    with atomic_path(meta) as tmp:
-        tmp.write_text(text)
+    payload = json.dumps({"attrs": info, "rows": rows}, default=int).encode("utf-8")
+    size_, sha = _file_digest(video)
+    cache.write(truth_file, TRUTH_KIND, SYNTH_VERSION, key, payload, {"video": [size_, sha]})
     return video, truth
+
+
+TRUTH_KIND = "video-truth"
+
+
+def _file_digest(path: Path) -> tuple[int, str]:
+    """(size, SHA-256 hex) of a file, read in 1 MB blocks."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+            size += len(block)
+    return size, h.hexdigest()
+
+
+def _read_truth(truth_file: Path, video: Path, key: dict) -> pd.DataFrame:
+    """The cached ground truth, after checking it and the video it describes; else CacheError."""
+    meta, payload = cache.read(truth_file, TRUTH_KIND, SYNTH_VERSION, key)
+    try:
+        recorded = list(meta["video"])
+        info = json.loads(payload.decode("utf-8"))
+        truth = pd.DataFrame(info["rows"])
+        attrs = dict(info["attrs"])
+        truth["state"] = [parse_board(p) for p in truth["pattern"]] if len(truth) else []
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CacheError(f"{truth_file}: damaged ground truth ({exc})") from exc
+    try:
+        actual = list(_file_digest(video))
+    except OSError as exc:
+        raise CacheError(f"cannot read cached video {video}: {exc}") from exc
+    if actual != recorded:
+        raise CacheError(f"cached video {video} does not match its ground truth (size or SHA-256)")
+    truth.attrs.update(attrs)
+    truth.attrs["board"] = tuple(truth.attrs["board"])
+    truth.attrs["size"] = tuple(truth.attrs["size"])
+    return truth

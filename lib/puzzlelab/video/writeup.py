@@ -1,4 +1,4 @@
-"""The write-up's extractor, kept as the comparison baseline.
+"""The write-up's extractor (`extract_states_writeup`), kept for comparison.
 
 Its method, step by step: compare every frame with the previous one by whole-frame colour
 `matchTemplate(TM_CCOEFF_NORMED)`; analyse a frame only when that similarity lies strictly
@@ -26,14 +26,15 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..errors import PuzzleError
+from .. import checks
+from ..errors import InvalidPuzzleError, PuzzleError
 from .extract import open_video
 from .pictures import TILE_LABELS, tile_image, validate_pictures
 
-BASELINE_COLUMNS = ["frame", "time", "picture", "state", "confidence"]
+WRITEUP_COLUMNS = ["frame", "time", "picture", "state", "confidence"]
 
 
-def baseline_templates(pictures, board_side: int, keep: float = 0.5) -> list[list[np.ndarray]]:
+def writeup_templates(pictures, board_side: int, keep: float = 0.5) -> list[list[np.ndarray]]:
     """Per picture, BGR centre crops (fraction `keep` of a tile) of tiles 2..9 at screen size."""
     out = []
     cell = board_side // 3
@@ -73,7 +74,7 @@ def bin_positions(positions: list[tuple[int, int]], sensitivity: float) -> str:
     return "".join(text)
 
 
-def extract_states_baseline(
+def extract_states_writeup(
     video_path: str | Path,
     pictures,
     *,
@@ -91,8 +92,18 @@ def extract_states_baseline(
     whole-frame similarity of every frame to its predecessor is in `attrs["trace"]`.
     `max_frames` stops early (the method costs ~0.1 s of CPU per 1280x720 frame).
     """
-    templates = baseline_templates(pictures, board_side)
-    sensitivity = board_side / 6 if sensitivity is None else sensitivity
+    board_side = checks.integer(board_side, "board_side", minimum=9, maximum=8192)
+    try:
+        low, high = (checks.number(b, "band", minimum=-1.0, maximum=1.0) for b in band)
+    except (TypeError, ValueError):
+        raise InvalidPuzzleError(f"band must be (low, high) similarities, not {band!r}") from None
+    piece_threshold = checks.number(piece_threshold, "piece_threshold", minimum=-1.0, maximum=1.0)
+    if sensitivity is None:
+        sensitivity = board_side / 6
+    sensitivity = checks.number(sensitivity, "sensitivity", minimum=0.0)
+    if max_frames is not None:
+        max_frames = checks.integer(max_frames, "max_frames", minimum=1)
+    templates = writeup_templates(pictures, board_side)
     cap = open_video(video_path)
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
@@ -112,7 +123,7 @@ def extract_states_baseline(
                 break
             similarity = float(cv2.matchTemplate(frame, previous, cv2.TM_CCOEFF_NORMED)[0, 0])
             trace.append(similarity)
-            if band[0] < similarity < band[1]:
+            if low < similarity < high:
                 row = _analyse(frame, templates, piece_threshold, sensitivity)
                 if row is None:
                     skipped += 1
@@ -124,9 +135,9 @@ def extract_states_baseline(
     finally:
         bar.close()
         cap.release()
-    table = pd.DataFrame(rows, columns=BASELINE_COLUMNS)
+    table = pd.DataFrame(rows, columns=WRITEUP_COLUMNS)
     if table.empty:
-        warnings.warn(f"the baseline found no puzzle in {video_path}", stacklevel=2)
+        warnings.warn(f"the write-up's method found no puzzle in {video_path}", stacklevel=2)
     table.attrs.update(trace=np.asarray(trace, np.float32), fps=fps, n_frames=n, skipped=skipped)
     return table
 

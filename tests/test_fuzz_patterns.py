@@ -1,0 +1,153 @@
+"""Fuzz every public entry point of puzzlelab.patterns (issue 10).
+
+Random numbers (NaN, inf, negative, huge, float, numpy ints, text, None), random count lists
+and random CSV text or bytes: each call must return a sane answer or raise a `PuzzleError`,
+within hypothesis's per-call deadline. About 20 s of CPU in all.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+import numpy as np
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlelab import patterns as pt
+from puzzlelab.errors import PuzzleError
+
+FUZZ = settings(
+    max_examples=100,
+    deadline=timedelta(seconds=10),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+numbers = st.one_of(
+    st.integers(-5, 3000),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0, 1, 2, 0.5, 1.0, np.int64(7), np.float64(2.0), 10**18, -1]),
+    st.text(max_size=3),
+    st.none(),
+    st.booleans(),
+)
+fractions_ = st.one_of(numbers, st.floats(0.0, 1.0))
+count_lists = st.one_of(
+    st.lists(st.integers(0, 50), max_size=40),
+    st.lists(numbers, max_size=8),
+    st.lists(st.integers(0, 10**13), max_size=5),
+    st.dictionaries(st.text(max_size=4), st.integers(-3, 30), max_size=10),
+    numbers,
+)
+
+
+def call(fn, *args, **kwargs):
+    """fn(*args), or None when it raised a PuzzleError (anything else fails the test)."""
+    try:
+        return fn(*args, **kwargs)
+    except PuzzleError:
+        return None
+
+
+def is_probability(x) -> bool:
+    return x is None or (0.0 <= x <= 1.0)
+
+
+@FUZZ
+@given(numbers, numbers)
+def test_occupancy_functions(pool, n):
+    for fn in (pt.expected_distinct, pt.variance_distinct, pt.unseen_probability):
+        out = call(fn, pool, n)
+        assert out is None or (np.all(np.isfinite(out)) and np.all(np.asarray(out) >= 0))
+    assert is_probability(call(pt.prob_all_seen, pool, n))
+    dist = call(pt.distinct_distribution, pool, n)
+    assert dist is None or (np.all(dist >= 0) and abs(dist.sum() - 1) < 1e-6)
+
+
+@FUZZ
+@given(numbers, fractions_)
+def test_sample_sizes(pool, level):
+    n = call(pt.samples_needed, pool, level)
+    assert n is None or (isinstance(n, int) and n >= 0)
+    m = call(pt.samples_to_see_all, pool, level)
+    assert m is None or (isinstance(m, int) and m >= pool)
+
+
+@FUZZ
+@given(numbers, numbers, fractions_)
+def test_pool_size_estimates(n, d, confidence):
+    est = call(pt.estimate_pool_size, n, d, confidence)
+    assert est is None or pt.is_pool_estimate(est)
+    mle = call(pt.mle_pool, n, d)
+    assert mle is None or mle >= d
+    moment = call(pt.moment_estimate, n, d)
+    assert moment is None or moment >= d - 1e-9
+
+
+@FUZZ
+@given(count_lists, fractions_)
+def test_count_based_estimators(counts, confidence):
+    for fn in (pt.chao1, pt.mixture_pool_size):
+        est = call(fn, counts, confidence)
+        assert est is None or est.low <= est.estimate + 1e-9 <= est.high + 2e-9
+        assert est is None or est.estimate >= est.n_distinct - 1e-9
+    cov = call(pt.coverage, counts)
+    assert cov is None or 0 <= cov.coverage <= 1
+    test = call(pt.uniformity_test, counts)
+    assert test is None or (0 <= test.p_value <= 1 and test.conclusion in ("equal", "unequal"))
+
+
+@settings(FUZZ, max_examples=30)
+@given(numbers, numbers, numbers, numbers)
+def test_simulation(pool, n, trials, seed):
+    out = call(pt.simulate_distinct, pool, n, trials, seed)
+    assert out is None or (len(out) == trials and np.all(out <= min(pool, n)))
+
+
+rows = st.lists(
+    st.tuples(
+        st.one_of(st.integers(-2, 9), st.text(max_size=2)),
+        st.one_of(st.sampled_from(["789456B23", "9B6358247", "8734B9265"]), st.text(max_size=11)),
+    ),
+    max_size=6,
+)
+
+
+@FUZZ
+@given(st.one_of(st.text(max_size=200), rows.map(lambda r: "\n".join(f"{a},{b}" for a, b in r))))
+def test_parse_samples_text(text):
+    table = call(pt.parse_samples, text)
+    assert table is None or (len(table) >= 1 and table["picture"].between(1, 6).all())
+
+
+@FUZZ
+@given(st.binary(max_size=200))
+def test_read_samples_bytes(tmp_path_factory, raw):
+    path = tmp_path_factory.mktemp("fuzz") / "samples.csv"
+    path.write_bytes(raw)
+    table = call(pt.read_samples, path)
+    assert table is None or len(table) >= 1
+
+
+@FUZZ
+@given(rows, st.booleans())
+def test_write_samples_only_writes_what_reads_back(tmp_path_factory, rows, allow_empty):
+    """Whatever the writer accepts, the reader reads back to the same rows."""
+    path = tmp_path_factory.mktemp("fuzz") / "samples.csv"
+    table = pd.DataFrame(rows, columns=["picture", "pattern"])
+    written = call(pt.write_samples, table, path, allow_empty=allow_empty)
+    if written is None:
+        assert not path.exists()
+        return
+    back = pt.read_samples(written, allow_empty=allow_empty)
+    assert back["picture"].tolist() == [int(p) for p in table["picture"]]
+    assert back["pattern"].tolist() == [p.upper() for p in table["pattern"]]
+
+
+@FUZZ
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=6), numbers)
+def test_weighted_expectations(weights, n):
+    out = call(pt.expected_distinct, None, n, weights)
+    assert out is None or (math.isfinite(out) and 0 <= out <= len(weights))
