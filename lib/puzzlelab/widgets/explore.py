@@ -34,7 +34,7 @@ class PoolDraw:
     pool: int
     n_samples: int
     counts: Counter
-    equal: Any  # patterns.PoolEstimate
+    equal: Any  # patterns.PoolEstimate (estimate, low, high)
     mixture: Any  # patterns.MixtureEstimate
 
     @property
@@ -90,8 +90,8 @@ def describe(draw: PoolDraw) -> str:
 
     return (
         f"{draw.n_distinct} distinct in {draw.n_samples} openings of a pool of {draw.pool} · "
-        f"equal weights {_fmt(eq.mle)} [{_fmt(eq.low)}-{_fmt(eq.high)}] {holds(eq)} · "
-        f"Gamma-Poisson {_fmt(mx.mle)} [{_fmt(mx.low)}-{_fmt(mx.high)}] {holds(mx)} the truth"
+        f"equal weights {_fmt(eq.estimate)} [{_fmt(eq.low)}-{_fmt(eq.high)}] {holds(eq)} · "
+        f"Gamma-Poisson {_fmt(mx.estimate)} [{_fmt(mx.low)}-{_fmt(mx.high)}] {holds(mx)} the truth"
     )
 
 
