@@ -19,13 +19,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "browser"))
 import labdriver as lab  # noqa: E402
 
-NOTEBOOKS = sorted((lab.ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted(lab.NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 SHOTS = lab.ROOT / "reports" / "browser"
-
-
-def has_widgets(path: Path) -> bool:
-    """Does the notebook display puzzlelab widgets (so widget views must render)?"""
-    return "widgets." in path.read_text(encoding="utf-8")
 
 
 def has_stepper(path: Path) -> bool:
@@ -70,14 +65,14 @@ def run_notebook(page, server, name: str) -> None:
     errors = lab.error_outputs(page)
     assert not errors, f"{name}: error output in JupyterLab: {errors}"
     assert outcome == "true", f"{name}: run all cells ended with {outcome}"
-    assert lab.unexecuted_cells(page) == 0, f"{name}: some cells did not run"
+    assert not lab.unexecuted_cells(page), f"{name}: cells not run: {lab.unexecuted_cells(page)}"
 
 
-def check_widgets(page, name: str) -> None:
-    """Widget views are on the page and none failed to render."""
-    page.wait_for_selector(".jp-Notebook .jupyter-widgets", timeout=60_000)
-    assert page.locator(".jp-Notebook .jupyter-widgets").count() > 0, name
-    assert not lab.widget_errors(page), f"{name}: {lab.widget_errors(page)}"
+def check_widgets(page, path: Path) -> None:
+    """Every puzzlelab widget the notebook displays is rendered as a widget view."""
+    expected = lab.widget_calls(path)
+    found = lab.rendered_widgets(page, expected)
+    assert found == expected, f"{path.name}: {found} of {expected} widgets rendered"
 
 
 def check_stepper(page, name: str) -> None:
@@ -96,7 +91,8 @@ def screenshot(page, name: str) -> None:
 def test_widget_demo_in_jupyterlab(browser_page, running):
     page, name = browser_page, lab.DEMO.name
     run_notebook(page, running, name)
-    check_widgets(page, name)
+    check_widgets(page, lab.DEMO)
+    assert not lab.widget_errors(page), lab.widget_errors(page)
     check_stepper(page, name)
     before, after = lab.play_sliding(page)
     assert before.startswith("0 moves made") and after.startswith("1 move made"), after
@@ -112,8 +108,8 @@ def test_widget_demo_in_jupyterlab(browser_page, running):
 def test_notebook_in_jupyterlab(browser_page, running, notebook):
     page = browser_page
     run_notebook(page, running, notebook.name)
-    if has_widgets(notebook):
-        check_widgets(page, notebook.name)
+    if lab.widget_calls(notebook):
+        check_widgets(page, notebook)
     if has_stepper(notebook):
         check_stepper(page, notebook.name)
     screenshot(page, notebook.name)

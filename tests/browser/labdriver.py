@@ -29,6 +29,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 DEMO = HERE / "widget_demo.ipynb"
+# the notebooks to run (another folder, e.g. notebooks with cells being tried out, via the env)
+NOTEBOOKS = Path(os.environ.get("PUZZLELAB_BROWSER_NOTEBOOKS", ROOT / "notebooks"))
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -38,12 +40,23 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SETTINGS = {  # no news / update pop-ups over the notebook
+SETTINGS = {
+    # no news / update pop-ups over the notebook
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
         "fetchNews": "false",
         "checkForUpdates": False,
     },
+    # every cell stays in the page (no virtual scrolling), so every widget view can be found
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
+# the widgets of puzzlelab.widgets (their DOM classes) and the calls that display them
+WIDGET_CLASSES = (
+    ".puzzlelab-stepper, .puzzlelab-sliding-board, .puzzlelab-watersort-board, .puzzlelab-explorer"
+)
+WIDGET_CALL = re.compile(
+    r"widgets\.(stepper|sliding_stepper|watersort_stepper|nonogram_stepper|SlidingBoard|"
+    r"WaterSortBoard|PoolSizeExplorer)\("
+)
 
 
 def find_chromium() -> str | None:
@@ -207,11 +220,31 @@ def error_outputs(page) -> list[str]:
     return errors
 
 
-def unexecuted_cells(page) -> int:
-    """Code cells without an execution count (a run that stopped early)."""
-    return sum(
-        1 for c in page.evaluate(OUTPUTS) if c.get("source") and c.get("execution_count") is None
-    )
+def unexecuted_cells(page) -> list[str]:
+    """The first line of each code cell without an execution count (a run that stopped early)."""
+    cells = page.evaluate(OUTPUTS)
+    return [
+        "".join(c["source"]).splitlines()[0]
+        for c in cells
+        if "".join(c.get("source") or "").strip() and c.get("execution_count") is None
+    ]
+
+
+def widget_calls(path: Path) -> int:
+    """How many puzzlelab widgets the notebook's code cells display."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    return sum(len(WIDGET_CALL.findall(src)) for src in code)
+
+
+def rendered_widgets(page, expected: int, timeout_ms: int = 60_000) -> int:
+    """Wait until `expected` puzzlelab widget views are in the page; return how many are."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    found = page.locator(WIDGET_CLASSES).count()
+    while found < expected and time.monotonic() < deadline:
+        page.wait_for_timeout(300)
+        found = page.locator(WIDGET_CLASSES).count()
+    return found
 
 
 def widget_errors(page) -> list[str]:
@@ -286,9 +319,9 @@ def play_watersort(page) -> tuple[str, str]:
 
 
 def copy_notebooks(dest: Path) -> Path:
-    """Copy notebooks/*.ipynb and the demo notebook into `dest` (the lab's root)."""
+    """Copy the notebooks (notebooks/*.ipynb) and the demo notebook into `dest` (the lab's root)."""
     dest.mkdir(parents=True, exist_ok=True)
-    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")) + [DEMO]:
+    for nb in sorted(NOTEBOOKS.glob("*.ipynb")) + [DEMO]:
         shutil.copy2(nb, dest / nb.name)
     return dest
 
