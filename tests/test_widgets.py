@@ -260,3 +260,52 @@ def test_pool_draw_bad_input():
         w.draw_pool(0, 10)
     with pytest.raises(PuzzleError):
         w.draw_pool(10, 10.5)
+
+
+# ------------------------------------------------------------------------------ properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+DIST_2X3 = sliding_bfs((1, 2, 3, 4, 5, 0), (2, 3))
+SLIDING = w.SlidingBoard("0 5 4 / 3 2 1")
+LEVEL = Level.parse("BBA CBC CAA -")
+WATER = w.WaterSortBoard(LEVEL)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.one_of(st.integers(-2, 7), st.sampled_from(["hint", "undo", "reset"]))))
+def test_any_sliding_clicks_keep_a_legal_board_and_exact_moves_left(actions):
+    SLIDING.reset()
+    for action in actions:
+        if action == "hint":
+            SLIDING.show_hint()
+        elif action == "undo":
+            SLIDING.undo()
+        elif action == "reset":
+            SLIDING.reset()
+        else:
+            try:
+                SLIDING.click(action)
+            except PuzzleError:
+                assert not 0 <= action < 6
+        assert SLIDING.moves_left == DIST_2X3[SLIDING.state]
+        assert len(SLIDING.history) == len(SLIDING.trail) - 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.one_of(st.integers(-1, 4), st.sampled_from(["hint", "undo"])), max_size=12))
+def test_any_tube_clicks_replay_and_report_the_bfs_optimum(actions):
+    WATER.reset()
+    for action in actions:
+        if action == "hint":
+            WATER.show_hint()
+        elif action == "undo":
+            WATER.undo()
+        else:
+            try:
+                WATER.select(action)
+            except PuzzleError:
+                assert not 0 <= action < 4
+    assert WATER.level == LEVEL.play(WATER.history)[-1]
+    assert WATER.pours_left == pours_bfs(WATER.level)
