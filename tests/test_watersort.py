@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from conftest import require_shared
@@ -33,6 +34,7 @@ from puzzlelab.watersort.generate import (
     unpour,
     unpours,
 )
+from puzzlelab.watersort.render import draw_board
 from puzzlelab.watersort.solvers import canonical, children_reference, encode, expand
 from puzzlelab.watersort.study import load_corpus
 from puzzlelab.watersort.writeup import (
@@ -217,7 +219,7 @@ def test_fast_successors_match_reference(level):
     assert all(a == c and cost == 1 for a, c, cost, _ in quads)
     assert {c for _, c, _, _ in quads} - {state} == children_reference(state, level.capacity)
     assert len({c for _, c, _, _ in quads}) == len(quads)  # no successor twice
-    assert [q[1] for q in expand(state, level.capacity)] == [q[1] for q in quads]
+    assert expand(state, level.capacity) == [q[1] for q in quads]
     for _, child, _, h in quads:
         assert h == tubes_bound(child, level.capacity)  # the kernel's h == the definition
         assert h == problem.h(child)
@@ -441,3 +443,15 @@ def test_generator_sizes_are_checked():
         random_deal(3, seed=-1)
     with pytest.raises(PuzzleError, match="target"):
         level_with_optimum(2.5, 3)
+
+
+def test_relabel_and_drawing_with_odd_colors():
+    """relabel refuses too few, repeated or non-string names; draw_board takes a short order."""
+    level = Level.parse("AB BA -", capacity=2)
+    assert level.relabel(["x", "y"]).tubes == (("x", "y"), ("y", "x"), ())
+    for bad in (["x"], ["x", "x"], [1, 2], "xy", None):
+        with pytest.raises(InvalidPuzzleError, match="relabel"):
+            level.relabel(bad)
+    ax = draw_board(level, colors=["B"])  # "A" is missing from the order: appended, no KeyError
+    assert len(ax.patches) == 4
+    plt.close(ax.figure)

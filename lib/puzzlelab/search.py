@@ -229,23 +229,26 @@ def best_first(
     counter = 0
     frontier = [(weight * h0, h0, counter, 0, start)]
     bar = _bar(progress)
+    expanded = generated = max_frontier = 0
+    pop, push, is_goal = heapq.heappop, heapq.heappush, problem.is_goal
+    max_nodes, timed = limits.kernel_nodes(), limits.max_seconds is not None
     while frontier:
-        if limits.exhausted(res.expanded):
+        if expanded >= max_nodes or (timed and _out_of_time(limits, expanded)):
             res.verdict = "limit"
             break
-        _, hs, _, g, state = heapq.heappop(frontier)
+        _, hs, _, g, state = pop(frontier)
         if g > best_g[state]:
             continue  # a stale entry: this state was reached more cheaply since
-        if problem.is_goal(state):
+        if is_goal(state):
             res.states, res.moves = _path(parents, state)
             res.cost = g
             res.verdict = "optimal" if optimal else "feasible"
             break
-        res.expanded += 1
-        if bar is not None and res.expanded % 10_000 == 0:
+        expanded += 1
+        if bar is not None and expanded % 10_000 == 0:
             bar.update(10_000)
         for action, child, cost, h in successors(state, hs):
-            res.generated += 1
+            generated += 1
             if not cost >= 0:  # catches NaN too
                 _step_cost_error(action, cost)
             g2 = g + cost
@@ -255,12 +258,18 @@ def best_first(
             best_g[child] = g2
             parents[child] = (state, action)
             counter += step
-            heapq.heappush(frontier, (g_weight * g2 + weight * h, h, counter, g2, child))
-        if len(frontier) > res.max_frontier:
-            res.max_frontier = len(frontier)
+            push(frontier, (g_weight * g2 + weight * h, h, counter, g2, child))
+        if len(frontier) > max_frontier:
+            max_frontier = len(frontier)
+    res.expanded, res.generated, res.max_frontier = expanded, generated, max_frontier
     if bar is not None:
         bar.close()
     return _finish(res, limits)
+
+
+def _out_of_time(limits: Budget, expanded: int) -> bool:
+    """The clock part of the budget, read every 64 expansions (and before the first)."""
+    return expanded % 64 == 0 and limits.exhausted(expanded)
 
 
 def _successors(problem: SearchProblem, state: State, h_state: float) -> Iterable[tuple]:
@@ -300,8 +309,11 @@ def dfs(
     res = SearchResult(method="dfs", verdict="unsolvable")
     parents: dict = {start: None}
     stack = [start]
+    result, push = problem.result, stack.append
+    expanded = generated = max_frontier = 0
+    max_nodes, timed = limits.kernel_nodes(), limits.max_seconds is not None
     while stack:
-        if limits.exhausted(res.expanded):
+        if expanded >= max_nodes or (timed and _out_of_time(limits, expanded)):
             res.verdict = "limit"
             break
         state = stack.pop()
@@ -310,15 +322,16 @@ def dfs(
             res.cost = _path_cost(problem, res.states, res.moves)
             res.verdict = "feasible" if res.moves else "optimal"
             break
-        res.expanded += 1
-        kids = [(action, problem.result(state, action)) for action in problem.actions(state)]
-        res.generated += len(kids)
+        expanded += 1
+        kids = [(action, result(state, action)) for action in problem.actions(state)]
+        generated += len(kids)
         for action, child in reversed(kids):
             if child not in parents:
                 parents[child] = (state, action)
-                stack.append(child)
-        if len(stack) > res.max_frontier:
-            res.max_frontier = len(stack)
+                push(child)
+        if len(stack) > max_frontier:
+            max_frontier = len(stack)
+    res.expanded, res.generated, res.max_frontier = expanded, generated, max_frontier
     return _finish(res, limits)
 
 

@@ -161,9 +161,31 @@ class Level:
     ) -> Level:
         """A level from text: one token per tube, bottom to top, `-` for an empty tube.
 
-        `"RGBY YRGB BYRG GBYR - -"`: single letters/digits are one unit each; a token with
-        commas names longer colors (`red,blue,red`). Without `capacity`, the common count of
-        every color is the capacity. `colors` (optional) lists the allowed symbols.
+        Parameters
+        ----------
+        text : str
+            `"RGBY YRGB BYRG GBYR - -"`: single letters/digits are one unit each; a token
+            with commas names longer colors (`red,blue,red`); `-`, `.`, `_` or `[]` is an
+            empty tube; `|` separates like a space.
+        capacity : int, optional
+            Units per tube; without it, the common count of every color.
+        colors : str or list of str, optional
+            The allowed symbols.
+        allow_unbalanced : bool
+            Accept colors whose count is not a multiple of the capacity.
+        name : str
+            A label for tables and plots.
+
+        Returns
+        -------
+        Level
+
+        Raises
+        ------
+        ParseError
+            Text that is not a level (no tubes, unknown symbols, capacity not inferable).
+        InvalidPuzzleError
+            A level that breaks a rule (see `make`).
         """
         if not isinstance(text, str):
             raise ParseError(f"expected text, got {type(text).__name__}")
@@ -265,6 +287,11 @@ class Level:
 
     def relabel(self, names: Sequence[Color]) -> Level:
         """The same level with colors renamed (k-th color of `self.colors` -> names[k])."""
+        ok = isinstance(names, list | tuple) and all(isinstance(c, str) and c for c in names)
+        if not ok or len(names) < self.n_colors or len(set(names)) < len(names):
+            raise InvalidPuzzleError(
+                f"relabel needs a list of {self.n_colors} distinct color names, got {names!r:.60}"
+            )
         mapping = dict(zip(self.colors, names, strict=False))
         return Level(
             self.capacity, tuple(tuple(mapping[c] for c in t) for t in self.tubes), self.name

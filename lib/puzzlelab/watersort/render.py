@@ -65,12 +65,28 @@ def draw_board(
 ) -> plt.Axes:
     """Draw `level` on `ax`: tubes in a grid, units colored and labelled, tube numbers below.
 
-    `colors` fixes the color order (pass the start level's colors when drawing later
-    positions so colors do not change); `pour` outlines its source (dashed) and destination.
+    Parameters
+    ----------
+    level : Level
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+    colors : list of str, optional
+        The color order (pass the start level's colors when drawing later positions so
+        colors do not change); colors it lacks are appended.
+    labels : bool
+        Write each unit's short label on it.
+    pour : (int, int), optional
+        Outline this pour's source (dashed) and destination.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Axes
     """
     if ax is None:
         _, ax = plt.subplots(figsize=figure_size(level))
-    colors = list(colors) if colors is not None else list(level.colors)
+    colors = list(colors) if colors is not None else []
+    colors += [c for c in level.colors if c not in colors]  # colors the given order lacks
     rgb, text = palette(colors), short_labels(colors)
     rows, cols = grid_shape(level.n_tubes)
     cap = level.capacity

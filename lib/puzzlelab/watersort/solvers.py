@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..checks import number
@@ -81,18 +82,18 @@ def canonical(tubes: list[bytes] | tuple[bytes, ...]) -> Code:
 
 def children(state: Code, cap: int) -> list[Code]:
     """Canonical successors of `state` under the pour rule, with the safe pruning above."""
-    return [child for _, child, _, _ in expand(state, cap)]
+    return expand(state, cap)
 
 
 def expand(state: Code, cap: int, hs: int = 0, bound: BoundKernel | None = None) -> list:
     """(action, successor, cost 1, its bound) tuples, as `search.best_first` takes them.
 
-    The action is the successor itself; the bound is updated incrementally from `hs` when
-    `bound` is given (0 otherwise). This is the fast kernel of the pour rule: it specialises
-    `level.poured` to canonical `bytes` positions (destinations looked up by top color plus
-    the first empty tube, so a position costs time in proportion to its tubes and successors
-    rather than to all tube pairs) and is tested against `children_reference`, which uses
-    the rule itself.
+    The action is the successor itself; the bound is updated incrementally from `hs`.
+    Without `bound`: the bare successors (what `children` returns, for DFS and BFS).
+    This is the fast kernel of the pour rule: it specialises `level.poured` to canonical
+    `bytes` positions (destinations looked up by top color plus the first empty tube, so a
+    position costs time in proportion to its tubes and successors rather than to all tube
+    pairs) and is tested against `children_reference`, which uses the rule itself.
     """
     groups: dict[int, list] = {}  # top color -> [first, twin] indices of destination groups
     empty = -1
@@ -158,7 +159,7 @@ def expand(state: Code, cap: int, hs: int = 0, bound: BoundKernel | None = None)
             new.sort()
             child = tuple(new)
             if bound is None:
-                out.append((child, child, 1, 0))
+                out.append(child)
                 continue
             hc = (
                 hs
@@ -179,18 +180,20 @@ def expand(state: Code, cap: int, hs: int = 0, bound: BoundKernel | None = None)
     return out
 
 
-def children_reference(state: Code, cap: int) -> set[Code]:
-    """Every canonical successor by the pour rule itself, without pruning (used in tests)."""
-    out = set()
-    for i, s in enumerate(state):
-        for j, d in enumerate(state):
+def all_pours(tubes: Sequence[bytes], cap: int) -> Iterator[tuple[int, int, list[bytes]]]:
+    """(i, j, tubes after the pour i -> j) for every legal pour, by the pour rule itself."""
+    for i, s in enumerate(tubes):
+        for j, d in enumerate(tubes):
             after = poured(s, d, cap) if i != j else None
             if after is not None:
-                new = list(state)
+                new = list(tubes)
                 new[i], new[j] = after
-                out.add(canonical(new))
-    out.discard(state)
-    return out
+                yield i, j, new
+
+
+def children_reference(state: Code, cap: int) -> set[Code]:
+    """Every canonical successor by the pour rule itself, without pruning (used in tests)."""
+    return {canonical(new) for _, _, new in all_pours(state, cap)} - {state}
 
 
 def is_goal(state: Code, cap: int) -> bool:
@@ -213,14 +216,9 @@ def _labelled_pours(level: Level, path: list[Code]) -> list[Pour]:
 
 def _labelled_step(tubes: list[bytes], nxt: Code, cap: int) -> Pour:
     """The first pour (i, j) by the pour rule that turns labelled `tubes` into `nxt`."""
-    for i, s in enumerate(tubes):
-        for j, d in enumerate(tubes):
-            after = poured(s, d, cap) if i != j else None
-            if after is not None:
-                new = list(tubes)
-                new[i], new[j] = after
-                if canonical(new) == nxt:
-                    return (i, j)
+    for i, j, new in all_pours(tubes, cap):
+        if canonical(new) == nxt:
+            return (i, j)
     raise RuntimeError("internal error: a canonical step has no labelled pour")
 
 
