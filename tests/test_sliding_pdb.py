@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError
-from puzzlelab.sliding import distance_table, manhattan, solved_state
+from puzzlelab.sliding import distance_table, is_solution, manhattan, solved_state
 from puzzlelab.sliding.pdb import (
     _rank,
     _unrank,
@@ -126,15 +126,18 @@ def test_numba_idastar_is_optimal_on_3x3(db3, all3):
     boards, depths = all3
     rng = np.random.default_rng(5)
     for i in rng.integers(0, len(boards), 150):
-        res = ida_star(db3, tuple(int(t) for t in boards[i]))
-        assert res.length == depths[i]
+        board = tuple(int(t) for t in boards[i])
+        res = ida_star(db3, board)
+        assert res.verdict == "optimal" and res.length == depths[i]
         assert res.blank_path[-1] == GOAL3.index(0) and len(res.blank_path) == res.length + 1
+        assert is_solution(board, res.moves, GOAL3, SHAPE3) and res.states[-1] == GOAL3
 
 
 def test_numba_idastar_node_limit(db3, table3):
     far = table3.farthest(1)[0]
-    res = ida_star(db3, far, node_limit=10)
-    assert res.length == -2
+    res = ida_star(db3, far, max_expanded=10)
+    assert res.verdict == "limit" and res.length is None and res.expanded == 10
+    assert "max_expanded=10" in res.note
 
 
 def test_partitions_are_checked():
@@ -151,17 +154,58 @@ def test_cache_round_trip_and_damaged_file(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path))
     first = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
     path = pdb_path(SHAPE3, GOAL3, first.patterns[0])
-    assert path.exists() and path.is_relative_to(tmp_path) and "v1" in path.name
+    assert path.exists() and path.is_relative_to(tmp_path) and "-v2-" in path.name
     path.write_bytes(b"not a table")
-    again = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
+    with pytest.warns(RuntimeWarning, match="rebuilding"):
+        again = pattern_database(SHAPE3, GOAL3, "4-4", progress=False)
     for a, b in zip(first.tables, again.tables, strict=True):
         assert np.array_equal(a, b)
 
 
-def test_pattern_table_values_bounded_by_true_distance_per_pattern():
-    # a pattern's value can never exceed the distance of the full board
-    table = build_pattern_table(SHAPE3, GOAL3, (1, 2, 3, 4))
-    assert table.size == math.perm(9, 4) and table.min() == 0 and table.max() < 255
+def test_pattern_table_of_all_tiles_equals_the_distance_table(all3):
+    # with every tile in the pattern, the 0-1 BFS is the plain BFS: exact distances
+    boards, depths = all3
+    pattern = tuple(range(1, 9))
+    table = build_pattern_table(SHAPE3, GOAL3, pattern)
+    assert table.size == math.perm(9, 8)
+    mult = multipliers(9, 8)
+    ranks = [_rank(np.array([list(b).index(t) for t in pattern]), 8, mult) for b in boards]
+    assert np.array_equal(table[np.array(ranks)], depths)
+    assert np.count_nonzero(table != 255) == len(boards)  # the other parity class is unreached
+
+
+def test_small_pattern_table_equals_a_dictionary_01_bfs():
+    # an independent 0-1 BFS over (cells of tiles 1, 2, 3, blank cell) on the 3x3 board
+    from collections import deque
+
+
+    pattern = (1, 2, 3)
+    table = build_pattern_table(SHAPE3, GOAL3, pattern)
+    start = (tuple(GOAL3.index(t) for t in pattern), GOAL3.index(0))
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        cells, blank = queue.popleft()
+        for c in (
+            blank - 3,
+            blank + 3,
+            blank - 1 if blank % 3 else -1,
+            blank + 1 if blank % 3 < 2 else -1,
+        ):
+            if not 0 <= c < 9:
+                continue
+            moved = cells.index(c) if c in cells else -1
+            nxt = (cells if moved < 0 else cells[:moved] + (blank,) + cells[moved + 1 :], c)
+            d = dist[(cells, blank)] + (moved >= 0)
+            if d < dist.get(nxt, 99):
+                dist[nxt] = d
+                (queue.appendleft if moved < 0 else queue.append)(nxt)
+    best: dict = {}
+    for (cells, _), d in dist.items():
+        best[cells] = min(d, best.get(cells, 99))
+    assert len(best) == table.size
+    for cells, d in best.items():
+        assert table[rank_placement_py(list(cells), 9)] == d
 
 
 def test_korf_manhattan_column_matches():
@@ -179,7 +223,7 @@ def test_pdb_solves_ten_easiest_korf_instances(db663):
         assert kernel_h(db663, s) == h0
         assert int(r["manhattan_h0"]) <= h0 <= want
         res = ida_star(db663, s)
-        assert res.length == want, r["id"]
+        assert res.verdict == "optimal" and res.length == want, r["id"]
 
 
 def test_pdb_lower_bound_on_all_korf_instances(db663):

@@ -9,8 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlelab.errors import InvalidPuzzleError, TooLargeError, UnsolvableError
-from puzzlelab.sliding import distance_table, manhattan, neighbors, parse_board, solved_state
+from puzzlelab.errors import InvalidPuzzleError, PuzzleError, TooLargeError
+from puzzlelab.results import STATS_KEYS
+from puzzlelab.sliding import (
+    distance_table,
+    manhattan,
+    move_between,
+    neighbors,
+    parse_board,
+    solved_state,
+)
 from puzzlelab.sliding.heuristics import (
     line_conflicts,
     linear_conflict,
@@ -61,7 +69,7 @@ def test_every_method_finds_the_table_length(tables, shape, algorithm, heuristic
         sol = solve(board, goal, shape, algorithm, heuristic, progress=False)
         assert sol.verdict == "optimal"
         assert sol.length == table.distance(board)
-        assert is_solution(sol.states, board, goal, shape)
+        assert is_solution(board, sol.moves, goal, shape)
         assert len(sol.moves) == sol.length
         for (tile, _), a, b in zip(sol.moves, sol.states, sol.states[1:], strict=False):
             assert dict(neighbors(a, shape))[(tile, _)] == b
@@ -108,7 +116,7 @@ def test_two_blank_goal_with_manhattan():
     for board in sample(table, 6, seed=2):
         sol = solve(board, WRITEUP_GOAL, (3, 3), "astar", "manhattan")
         assert sol.length == table.distance(board)
-        assert is_solution(sol.states, board, WRITEUP_GOAL, (3, 3))
+        assert is_solution(board, sol.moves, WRITEUP_GOAL, (3, 3))
 
 
 def test_writeup_run_reproduced():
@@ -119,25 +127,28 @@ def test_writeup_run_reproduced():
     assert run.steps[-1] == (WRITEUP_GOAL, 0, 11)
     assert [m for _, _, m in run.steps] == list(range(12))
     assert all(h == manhattan(s, WRITEUP_GOAL, (3, 3)) for s, h, _ in run.steps)
-    assert is_solution([s for s, _, _ in run.steps], WRITEUP_START, WRITEUP_GOAL, (3, 3))
+    path = [s for s, _, _ in run.steps]
+    moves = [move_between(a, b, (3, 3)) for a, b in zip(path, path[1:], strict=False)]
+    assert is_solution(WRITEUP_START, moves, WRITEUP_GOAL, (3, 3))
     assert run.max_queue > 0 and run.lines()[-1] == f"Max queue length: {run.max_queue}"
     assert writeup_h(WRITEUP_START, WRITEUP_GOAL) == 7
     ours = solve(WRITEUP_START, WRITEUP_GOAL, algorithm="astar", heuristic="manhattan")
     assert ours.length == 11
 
 
-def test_unsolvable_raises_before_any_search(monkeypatch):
+def test_unsolvable_is_reported_before_any_search(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("a search started on an unsolvable board")
 
     for name in ("astar", "bfs", "idastar", "ida_star", "weighted_astar", "greedy", "database"):
         monkeypatch.setattr(solve_mod, name, boom)
     for algorithm in ("auto", "astar", "idastar", "bfs", "greedy"):
-        with pytest.raises(UnsolvableError, match="parity"):
-            solve("1 2 3 / 4 5 6 / 8 7 _", algorithm=algorithm)
+        sol = solve("1 2 3 / 4 5 6 / 8 7 _", algorithm=algorithm)
+        assert sol.verdict == "unsolvable" and "parity" in sol.note
+        assert sol.length is None and sol.moves == [] and not sol.solved
     korf_swapped = (0, 2, 1, *range(3, 16))
-    with pytest.raises(UnsolvableError):
-        solve(korf_swapped, tuple(range(16)), (4, 4))
+    sol = solve(korf_swapped, tuple(range(16)), (4, 4))
+    assert sol.verdict == "unsolvable" and sol.length is None
 
 
 def test_five_by_five_explains_limits():
@@ -152,13 +163,13 @@ def test_five_by_five_explains_limits():
         options = neighbors(board, (5, 5))
         board = options[rng.integers(len(options))][1]
     sol = solve(board, goal, (5, 5), algorithm="weighted_astar", heuristic="linear_conflict")
-    assert sol.verdict == "feasible" and is_solution(sol.states, board, goal, (5, 5))
+    assert sol.verdict == "feasible" and is_solution(board, sol.moves, goal, (5, 5))
 
 
 def test_bad_requests():
     with pytest.raises(InvalidPuzzleError, match="heuristic"):
         solve("1 2 3 / 4 5 6 / 7 _ 8", heuristic="euclid")
-    with pytest.raises(InvalidPuzzleError, match="algorithm"):
+    with pytest.raises(PuzzleError, match="algorithm"):
         solve("1 2 3 / 4 5 6 / 7 _ 8", algorithm="dfs")
     with pytest.raises(InvalidPuzzleError, match="different tiles"):
         solve("1 2 3 / 4 5 6 / 7 _ 9")
@@ -167,6 +178,7 @@ def test_bad_requests():
 def test_limit_verdict_and_auto_choices(tables):
     far = tables[3, 3].farthest(1)[0]
     sol = solve(far, algorithm="astar", heuristic="misplaced", max_expanded=10)
-    assert sol.verdict == "limit" and sol.length == -1 and not sol.solved
+    assert sol.verdict == "limit" and sol.length is None and not sol.solved
     assert solve(far, algorithm="auto").heuristic == "linear_conflict"
+    assert set(sol.stats()) == set(STATS_KEYS) and sol.row()["heuristic"] == "misplaced"
     assert solve("1 2 3 / 4 5 6 / 7 8 _").length == 0

@@ -162,24 +162,27 @@ def test_unsolvable_and_oversized_requests(game_table):
 
 def test_save_and_load_round_trip(tmp_path, game_table):
     path = game_table.save(tmp_path / "t.bin")
-    back = DistanceTable.load(path)
+    back = DistanceTable.load(path, (3, 3), GAME_GOAL)
     assert back.counts.tolist() == game_table.counts.tolist() and back.goal == game_table.goal
     assert back.distance("9B6358247") == 27
     raw = bytearray(path.read_bytes())
     raw[-5] ^= 0xFF
     path.write_bytes(bytes(raw))
     with pytest.raises(CacheError, match="checksum"):
-        DistanceTable.load(path)
+        DistanceTable.load(path, (3, 3), GAME_GOAL)
     path.write_bytes(bytes(raw[:-10]))
     with pytest.raises(CacheError, match="truncated"):
-        DistanceTable.load(path)
+        DistanceTable.load(path, (3, 3), GAME_GOAL)
+    game_table.save(path)
+    with pytest.raises(CacheError, match="key"):  # a file written for another goal
+        DistanceTable.load(path, (3, 3), "B89456723")
 
 
 def test_cache_is_used_and_versioned(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path))
     first = distance_table((2, 3), cache=True)
     files = list((tmp_path / "tables").iterdir())
-    assert len(files) == 1 and "-v1-" in files[0].name
+    assert len(files) == 1 and "-v2-" in files[0].name
     again = distance_table((2, 3), cache=True)
     assert again.counts.tolist() == first.counts.tolist()
 

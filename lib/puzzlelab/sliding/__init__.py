@@ -1,53 +1,52 @@
-"""Sliding-tile puzzles: boards, perfect hashing, complete distance tables."""
+"""Sliding-tile puzzles: boards, perfect hashing, complete distance tables, optimal search."""
 
 from .board import (
     Move,
     Shape,
     State,
+    check_shape,
     format_board,
     is_solvable,
     manhattan,
     move_between,
     neighbors,
     parse_board,
+    read_board,
     require_solvable,
     solved_state,
     to_pattern,
 )
+from .heuristics import linear_conflict, misplaced
+from .pdb import PatternDatabase, pattern_database
+from .solve import Solution, is_solution, solve
 from .tables import DistanceTable, cached_table, distance_counts_reference, distance_table
+from .writeup import writeup_astar
 
 __all__ = [
     "DistanceTable",
     "Move",
+    "PatternDatabase",
     "Shape",
+    "Solution",
     "State",
     "cached_table",
+    "check_shape",
     "distance_counts_reference",
     "distance_table",
     "format_board",
+    "is_solution",
     "is_solvable",
+    "linear_conflict",
     "manhattan",
+    "misplaced",
     "move_between",
     "neighbors",
     "parse_board",
+    "pattern_database",
+    "read_board",
     "require_solvable",
+    "solve",
     "solved_state",
     "to_pattern",
-]
-
-# optimal search (issue 3): heuristics, pattern databases, solve()
-from .heuristics import linear_conflict, misplaced  # noqa: E402
-from .pdb import PatternDatabase, pattern_database  # noqa: E402
-from .solve import Solution, is_solution, solve  # noqa: E402
-from .writeup import writeup_astar  # noqa: E402
-
-__all__ += [
-    "PatternDatabase",
-    "Solution",
-    "is_solution",
-    "linear_conflict",
-    "misplaced",
-    "pattern_database",
-    "solve",
     "writeup_astar",
 ]

@@ -9,13 +9,15 @@ its solved picture is `789456B23` (blank bottom-left).
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import InvalidPuzzleError, ParseError, UnsolvableError
+from ..checks import integer
+from ..errors import InvalidPuzzleError, ParseError, PuzzleError, UnsolvableError
 
 State = tuple[int, ...]
 Shape = tuple[int, int]
@@ -25,26 +27,131 @@ BLANK_SYMBOLS = {"0", "B", "b", "_", ".", "-"}
 DIRECTIONS = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
 
 
-def parse_board(text: str | Sequence[int] | np.ndarray, shape: Shape | None = None) -> State:
-    """Read a board from `"789456B23"`, `"1 2 3 / 4 5 6 / 7 _ _"`, rows on lines, or ints.
+MAX_LABEL = 2**31 - 1  # tile labels above this are refused (they must fit the int64 kernels)
 
-    Blanks may be written 0, B, _, . or -. The shape is taken from `shape`, from the rows
-    ('/' or new lines), or from a square tile count.
+
+def read_board(
+    board: str | Sequence[int] | Sequence[Sequence[int]] | np.ndarray, shape: Shape | None = None
+) -> tuple[State, Shape]:
+    """Read a board and its shape: the one place where a board's shape is worked out.
+
+    Parameters
+    ----------
+    board : str, sequence of int, nested rows, or numpy array
+        Text such as ``"789456B23"``, ``"1 2 3 / 4 5 6 / 7 _ _"`` or rows on lines (blanks
+        written 0, B, _, . or -; tiles above 9 separated by spaces); a flat sequence of ints
+        in row-major order with 0 for a blank; rows as nested lists; or a 1-D or 2-D integer
+        array. Tile labels are any distinct positive ints; several blanks are allowed.
+    shape : (rows, cols), optional
+        The board's shape. Without it the shape comes from a 2-D array, nested rows, rows
+        marked in text ('/', ';', '|' or new lines), or a square tile count.
+
+    Returns
+    -------
+    state : tuple of int
+        The tiles in row-major order, 0 for a blank.
+    shape : (int, int)
+        (rows, cols).
+
+    Raises
+    ------
+    ParseError
+        Unreadable text or values (unknown symbols, floats, NaN, ragged rows), or a tile count
+        that does not fill `shape` or a square.
+    InvalidPuzzleError
+        No blank, a negative or duplicated tile, or a malformed `shape`.
     """
+    if shape is not None:
+        shape = check_shape(shape)
     rows_seen: list[int] | None = None
-    if isinstance(text, str):
-        tokens, rows_seen = _tokens(text)
+    if isinstance(board, str):
+        tokens, rows_seen = _tokens(board)
         state = tuple(_tile(tok, i) for i, tok in enumerate(tokens))
     else:
-        try:
-            state = tuple(int(v) for v in np.asarray(text).ravel())
-        except (TypeError, ValueError) as exc:
-            raise ParseError(f"cannot read {text!r} as tiles: give ints, 0 for the blank") from exc
-        if np.asarray(text).ndim == 2 and shape is None:
-            shape = tuple(np.asarray(text).shape)
+        state, grid = _from_values(board)
+        if grid is not None:
+            if shape is not None and shape != grid:
+                raise ParseError(f"the board has {grid[0]} rows of {grid[1]} but shape={shape}")
+            shape = grid
     shape = _infer_shape(len(state), shape, rows_seen)
     validate_state(state, shape)
-    return state
+    return state, shape
+
+
+def parse_board(
+    board: str | Sequence[int] | Sequence[Sequence[int]] | np.ndarray, shape: Shape | None = None
+) -> State:
+    """Read a board (text, ints, nested rows or an array) as a row-major tuple, 0 = blank.
+
+    Parameters
+    ----------
+    board : str, sequence of int, nested rows, or numpy array
+        See `read_board`, which also returns the shape.
+    shape : (rows, cols), optional
+        The board's shape (else from the rows, a 2-D array or a square count).
+
+    Returns
+    -------
+    tuple of int
+        The tiles in row-major order, 0 for a blank.
+
+    Raises
+    ------
+    ParseError, InvalidPuzzleError
+        As `read_board`.
+    """
+    return read_board(board, shape)[0]
+
+
+def check_shape(shape: object) -> Shape:
+    """A (rows, cols) pair of whole numbers >= 1; `InvalidPuzzleError` for anything else."""
+    if isinstance(shape, str | bytes) or not isinstance(shape, Sequence | np.ndarray):
+        raise InvalidPuzzleError(f"shape must be (rows, cols), not {shape!r}")
+    if len(shape) != 2:
+        raise InvalidPuzzleError(f"shape must be two numbers (rows, cols), not {tuple(shape)!r}")
+    try:
+        return (
+            integer(shape[0], "shape rows", minimum=1),
+            integer(shape[1], "shape columns", minimum=1),
+        )
+    except PuzzleError as exc:
+        raise InvalidPuzzleError(f"{exc} (shape={tuple(shape)!r})") from None
+
+
+def _from_values(board: object) -> tuple[State, Shape | None]:
+    """Tiles from ints, nested rows or an array: (state, shape of a 2-D input or None)."""
+    if isinstance(board, np.ndarray):
+        if board.ndim not in (1, 2) or board.size == 0:
+            raise ParseError(f"a board array must be 1-D or 2-D and not empty, not {board.shape}")
+        if board.dtype.kind not in "iuO":
+            raise ParseError(f"tiles must be whole numbers, not an array of {board.dtype}")
+        grid = tuple(int(x) for x in board.shape) if board.ndim == 2 else None
+        return tuple(_int_tile(v, i) for i, v in enumerate(board.ravel().tolist())), grid
+    if isinstance(board, bytes | bytearray | dict | set | frozenset) or not isinstance(
+        board, Sequence
+    ):
+        raise ParseError(f"cannot read {board!r} as a board: give text, ints or rows of ints")
+    items = list(board)
+    if not items:
+        raise ParseError("empty board: give the tiles, 0 for the blank")
+    nested = [isinstance(v, Sequence | np.ndarray) and not isinstance(v, str) for v in items]
+    if not any(nested):
+        return tuple(_int_tile(v, i) for i, v in enumerate(items)), None
+    if not all(nested):
+        raise ParseError("mix of rows and single tiles: give every row as a list")
+    lengths = [len(row) for row in items]
+    if len(set(lengths)) != 1 or lengths[0] == 0:
+        raise ParseError(f"rows have different lengths {lengths}: every row needs as many")
+    flat = [v for row in items for v in row]
+    return tuple(_int_tile(v, i) for i, v in enumerate(flat)), (len(items), lengths[0])
+
+
+def _int_tile(value: object, position: int) -> int:
+    """One tile given as a number: a whole number in 0..MAX_LABEL (floats refused)."""
+    try:
+        return integer(value, f"tile at position {position + 1}", maximum=MAX_LABEL)
+    except PuzzleError as exc:
+        raise ParseError(f"{exc} (tiles are ints, 0 for the blank)") from None
 
 
 def _tokens(text: str) -> tuple[list[str], list[int] | None]:
@@ -53,10 +160,12 @@ def _tokens(text: str) -> tuple[list[str], list[int] | None]:
     if not text:
         raise ParseError("empty board: write tiles such as '789456B23' or '1 2 3 / 4 5 6 / 7 8 _'")
     rows = [r for r in re.split(r"[/\n;|]", text) if r.strip()]
+    if not rows:
+        raise ParseError(f"no tiles in {text!r}: write tiles such as '1 2 3 / 4 5 6 / 7 8 _'")
     tokens: list[str] = []
     lengths = []
     for row in rows:
-        row_tokens = re.split(r"[\s,]+", row.strip())
+        row_tokens = [t for t in re.split(r"[\s,]+", row.strip()) if t]
         if len(row_tokens) == 1:  # compact form: one character per tile
             row_tokens = list(row_tokens[0])
         tokens.extend(row_tokens)
@@ -65,14 +174,14 @@ def _tokens(text: str) -> tuple[list[str], list[int] | None]:
 
 
 def _tile(token: str, position: int) -> int:
-    """One tile token as an int (0 for a blank symbol)."""
+    """One tile token as an int (0 for a blank symbol); ASCII digits only."""
     if token in BLANK_SYMBOLS:
         return 0
-    if token.isdigit():
+    if re.fullmatch(r"[0-9]+", token) and int(token) <= MAX_LABEL:
         return int(token)
     raise ParseError(
-        f"unknown symbol {token!r} at position {position + 1}: use digits for tiles and "
-        f"B, _ or 0 for the blank (separate tiles above 9 by spaces)"
+        f"unknown symbol {token!r} at position {position + 1}: use digits 0-9 for tiles (at "
+        f"most {MAX_LABEL}) and B, _ or 0 for the blank (separate tiles above 9 by spaces)"
     )
 
 
@@ -86,9 +195,7 @@ def _infer_shape(n: int, shape: Shape | None, rows_seen: list[int] | None) -> Sh
             raise ParseError(f"the text has {seen[0]} rows of {seen[1]} but shape={shape}")
         return seen
     if shape is not None:
-        shape = (int(shape[0]), int(shape[1]))
-        if shape[0] < 1 or shape[1] < 1:
-            raise InvalidPuzzleError(f"shape {shape} must have at least one row and one column")
+        shape = check_shape(shape)
         if shape[0] * shape[1] != n:
             raise ParseError(
                 f"{n} tiles do not fill a {shape[0]}x{shape[1]} board "
@@ -96,7 +203,7 @@ def _infer_shape(n: int, shape: Shape | None, rows_seen: list[int] | None) -> Sh
             )
         return shape
     side = math.isqrt(n)
-    if side * side != n:
+    if n == 0 or side * side != n:
         raise ParseError(f"cannot tell the shape of {n} tiles: pass shape=(rows, cols) or use '/'")
     return (side, side)
 
@@ -138,27 +245,44 @@ def _names(tiles: list[int]) -> str:
     return ", ".join("blank" if t == 0 else str(t) for t in tiles)
 
 
-def format_board(state: State, shape: Shape | None = None, blank: str = "_") -> str:
-    """The board as a grid of right-aligned tiles, one row per line."""
-    shape = _infer_shape(len(state), shape, None)
-    width = max(len(str(t)) for t in state)
+def format_board(state: State | str, shape: Shape | None = None, blank: str = "_") -> str:
+    """The board as a grid of right-aligned tiles, one row per line (any `read_board` form)."""
+    state, (rows, cols) = read_board(state, shape)
+    if not isinstance(blank, str):
+        raise InvalidPuzzleError(f"blank must be a string such as '_', not {blank!r}")
+    width = max(len(blank), *(len(str(t)) for t in state))
     cells = [blank.rjust(width) if t == 0 else str(t).rjust(width) for t in state]
-    rows, cols = shape
     return "\n".join(" ".join(cells[r * cols : (r + 1) * cols]) for r in range(rows))
 
 
 def to_pattern(state: State) -> str:
     """The write-up's compact string, e.g. '789456B23' (tiles 1-9, B for the blank)."""
+    state = tuple(_int_tile(t, i) for i, t in enumerate(_as_list(state)))
     if any(t > 9 for t in state):
         raise InvalidPuzzleError("the compact pattern form holds tiles 1-9 only")
     return "".join("B" if t == 0 else str(t) for t in state)
 
 
+def _as_list(state: object) -> list:
+    """The items of a flat board given as a sequence (`ParseError` otherwise)."""
+    if isinstance(state, str | bytes) or not isinstance(state, Sequence | np.ndarray):
+        raise ParseError(f"a board must be a sequence of ints, not {state!r}")
+    return (
+        list(np.asarray(state).ravel().tolist()) if isinstance(state, np.ndarray) else list(state)
+    )
+
+
 def solved_state(shape: Shape, blank: str | int = "last") -> State:
     """Tiles 1..n-1 in row-major order with the blank 'last', 'first' or at a cell index."""
+    shape = check_shape(shape)
     n = shape[0] * shape[1]
-    cell = {"last": n - 1, "first": 0}.get(blank, blank)
-    if not isinstance(cell, int) or not 0 <= cell < n:
+    if isinstance(blank, str):
+        cell = {"last": n - 1, "first": 0}.get(blank)
+    else:
+        cell = (
+            blank if isinstance(blank, numbers.Integral) and not isinstance(blank, bool) else None
+        )
+    if cell is None or not 0 <= cell < n:
         raise InvalidPuzzleError(f"blank cell {blank!r} is not 'first', 'last' or 0..{n - 1}")
     tiles = iter(range(1, n))
     return tuple(0 if i == cell else next(tiles) for i in range(n))
@@ -204,17 +328,39 @@ def permutation_parity(perm: Sequence[int]) -> int:
     return parity
 
 
-def is_solvable(state: State, goal: State, shape: Shape) -> bool:
-    """Can `state` reach `goal`? Exact for any board width, one blank or several.
+def is_solvable(state: State | str, goal: State | str, shape: Shape) -> bool:
+    """Can `state` reach `goal` on a board of `shape`? Exact for any board, any blanks.
 
     One blank: each move swaps the blank with a tile (a transposition) and moves the blank
     one cell, so parity(permutation) + parity(blank's taxicab distance) never changes.
     Several blanks on a board at least 2 wide and 2 high: swapping two blanks is free, so
     every arrangement of the same tiles is reachable. On a 1 x n strip tiles never pass
     each other: only the order of the tiles matters.
+
+    Parameters
+    ----------
+    state, goal : tuple of int or str
+        Boards in any form `read_board` reads (row-major, 0 for a blank).
+    shape : (rows, cols)
+        The board's shape; both boards must fill it.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ParseError, InvalidPuzzleError
+        A board that is unreadable, does not fill `shape`, has no blank or duplicated tiles,
+        or boards that hold different tiles.
     """
+    shape = check_shape(shape)
+    state = read_board(state, shape)[0]
+    goal = read_board(goal, shape)[0]
     check_same_tiles(state, goal)
     rows, cols = shape
+    if state == goal:
+        return True
     if rows == 1 or cols == 1:
         return [t for t in state if t] == [t for t in goal if t]
     if state.count(0) > 1:

@@ -58,8 +58,8 @@ def compare_methods(
         true = table.distance(board) if table is not None else None
         for algorithm, heuristic in methods:
             sol = solve(board, goal, shape, algorithm, heuristic, progress=False)
-            row = {"board": i, **sol.stats()}
-            row["valid"] = is_solution(sol.states, board, goal, shape)
+            row = {"board": i, **sol.row()}
+            row["valid"] = is_solution(board, sol.moves, goal, shape)
             if true is not None:
                 row["true_length"] = true
             rows.append(row)
@@ -88,7 +88,7 @@ def solve_korf(
                 "generated": sol.generated,
                 "seconds": sol.seconds,
                 "cpu_seconds": time.process_time() - c0,
-                "valid": is_solution(sol.states, r.state, db.goal, db.shape),
+                "valid": is_solution(r.state, sol.moves, db.goal, db.shape),
             }
         )
     out = pd.DataFrame(rows)

@@ -46,20 +46,27 @@ def longest_increasing(seq: list[int]) -> int:
     return len(tails)
 
 
-def line_conflicts(state: State, goal: State, shape: Shape) -> int:
-    """Extra moves forced by lines: 2 x (tiles that must leave their goal row or column)."""
+def goal_lines(state: State, goal: State, shape: Shape) -> list[list[int]]:
+    """Per row, then per column: the goal positions along the line of the tiles already in
+    their goal line, in reading order (goal columns for rows, goal rows for columns)."""
     rows, cols = shape
     where = _goal_cells(goal)
-    extra = 0
-    for r in range(rows):  # tiles in their goal row, in reading order: their goal columns
-        line = [
-            where[t] % cols for t in state[r * cols : (r + 1) * cols] if t and where[t] // cols == r
-        ]
-        extra += 2 * (len(line) - longest_increasing(line))
-    for c in range(cols):
-        line = [where[t] // cols for t in state[c::cols] if t and where[t] % cols == c]
-        extra += 2 * (len(line) - longest_increasing(line))
-    return extra
+    by_row = [
+        [where[t] % cols for t in state[r * cols : (r + 1) * cols] if t and where[t] // cols == r]
+        for r in range(rows)
+    ]
+    by_col = [
+        [where[t] // cols for t in state[c::cols] if t and where[t] % cols == c]
+        for c in range(cols)
+    ]
+    return by_row + by_col
+
+
+def line_conflicts(state: State, goal: State, shape: Shape) -> int:
+    """Extra moves forced by lines: 2 x (tiles that must leave their goal row or column)."""
+    return sum(
+        2 * (len(line) - longest_increasing(line)) for line in goal_lines(state, goal, shape)
+    )
 
 
 def linear_conflict(state: State, goal: State, shape: Shape) -> int:
@@ -69,21 +76,10 @@ def linear_conflict(state: State, goal: State, shape: Shape) -> int:
 
 def pairwise_conflicts(state: State, goal: State, shape: Shape) -> int:
     """The overestimating shortcut: +2 per pair of tiles reversed in their goal line."""
-    rows, cols = shape
-    where = _goal_cells(goal)
-    extra = 0
-    lines = [
-        [where[t] % cols for t in state[r * cols : (r + 1) * cols] if t and where[t] // cols == r]
-        for r in range(rows)
-    ] + [
-        [where[t] // cols for t in state[c::cols] if t and where[t] % cols == c]
-        for c in range(cols)
-    ]
-    for line in lines:
-        extra += 2 * sum(
-            1 for i in range(len(line)) for j in range(i + 1, len(line)) if line[i] > line[j]
-        )
-    return extra
+    return sum(
+        2 * sum(1 for i in range(len(line)) for j in range(i + 1, len(line)) if line[i] > line[j])
+        for line in goal_lines(state, goal, shape)
+    )
 
 
 def pairwise_linear_conflict(state: State, goal: State, shape: Shape) -> int:

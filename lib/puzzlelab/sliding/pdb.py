@@ -19,19 +19,33 @@ that updates only the pattern of the tile that moved (tested against the Python 
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
-from ..errors import CacheError, InvalidPuzzleError, TooLargeError
-from ..paths import atomic_path, cache_dir
-from .board import Shape, State, check_same_tiles
+from .. import cache as cachefile
+from ..checks import integer
+from ..errors import CacheError, InvalidPuzzleError, PuzzleError, TooLargeError
+from ..results import Result, budget
+from .board import (
+    DIRECTIONS,
+    Move,
+    Shape,
+    State,
+    check_same_tiles,
+    check_shape,
+    is_solvable,
+    read_board,
+    to_text,
+)
 
-PDB_VERSION = 1
+PDB_VERSION = 2  # 2: puzzlelab.cache files (size, SHA-256, version and key checked on read)
+PDB_KIND = "sliding-pattern-database"
 UNSEEN = 255
 Pattern = tuple[int, ...]  # tiles of one pattern, in the goal's labels
 
@@ -242,10 +256,9 @@ def default_patterns(shape: Shape, goal: State, partition: str = "6-6-3") -> lis
         if blank == 15:  # the same split turned half a turn
             cells = tuple(tuple(15 - c for c in group) for group in cells)
         return [tuple(goal[c] for c in group) for group in cells]
-    try:
-        sizes = [int(s) for s in partition.split("-")]
-    except ValueError as exc:
-        raise InvalidPuzzleError(f"partition {partition!r} is not like '6-6-3'") from exc
+    if not isinstance(partition, str) or not re.fullmatch(r"[1-9][0-9]*(-[1-9][0-9]*)*", partition):
+        raise InvalidPuzzleError(f"partition {partition!r} is not like '6-6-3' (sizes >= 1)")
+    sizes = [int(s) for s in partition.split("-")]
     if sum(sizes) != n - 1:
         raise InvalidPuzzleError(
             f"partition {partition} covers {sum(sizes)} tiles but the board has {n - 1}"
@@ -278,29 +291,55 @@ def reflection(shape: Shape, goal: State) -> tuple[np.ndarray, np.ndarray] | Non
 
 
 def reflect(state: State, shape: Shape, goal: State) -> State:
-    """The board reflected about its main diagonal with tiles relabelled (same distance)."""
-    refl = reflection(shape, goal)
-    if refl is None:
+    """The board reflected about its main diagonal with tiles relabelled (same distance).
+
+    Tile t at cell c goes to the reflected cell and takes the label of the goal tile at the
+    reflection of t's goal cell, so the goal maps onto itself (any tile labels).
+    """
+    rows, cols = shape
+    b = goal.index(0) if 0 in goal else -1
+    if rows != cols or goal.count(0) != 1 or b // cols != b % cols:
         raise InvalidPuzzleError(
             "reflection needs a square board with the goal blank on the diagonal"
         )
-    rcell, rtile = refl
+    rcell = [(c % cols) * cols + c // cols for c in range(rows * cols)]
+    home = {t: i for i, t in enumerate(goal)}
     out = [0] * len(state)
     for c, t in enumerate(state):
-        out[rcell[c]] = int(rtile[t])
+        out[rcell[c]] = goal[rcell[home[t]]]
     return tuple(out)
 
 
-def pdb_path(shape: Shape, goal: State, pattern: Pattern) -> Path:
-    """The cache file of one pattern database (versioned name)."""
+def pdb_path(shape: Shape, goal: State, pattern: Pattern) -> Path | None:
+    """The cache file of one pattern database (versioned name); None if the cache is unusable."""
     g = "-".join(map(str, goal))
     p = "-".join(map(str, pattern))
-    return cache_dir("pdb") / f"pdb-v{PDB_VERSION}-{shape[0]}x{shape[1]}-g{g}-p{p}.npy"
+    name = f"pdb-v{PDB_VERSION}-{shape[0]}x{shape[1]}-g{g}-p{p}.bin"
+    return cachefile.cache_file("pdb", name)
 
 
 @dataclass
 class PatternDatabase:
-    """Additive disjoint pattern databases for one board and goal (optionally reflected)."""
+    """Additive disjoint pattern databases for one board and goal (optionally reflected).
+
+    Tile labels are free (the game's keypad numbering, labels 10..80, ...): the lookups and
+    the numba kernel work on internal labels 1..n-1 given by the goal's reading order.
+
+    Parameters
+    ----------
+    shape : (rows, cols)
+    goal : tuple of int
+        The goal board (row-major, one blank 0), in the user's labels.
+    patterns : list of tuple of int
+        Disjoint tile groups covering every tile (user labels).
+    tables : list of numpy.ndarray of uint8
+        Per pattern, the moves of its tiles needed from each placement (k-permutation rank).
+    seconds : float
+        Build or load time.
+    reflected : bool
+        Also look up the board reflected about the main diagonal (square boards with the
+        blank home on the diagonal) and take the larger sum.
+    """
 
     shape: Shape
     goal: State
@@ -310,9 +349,16 @@ class PatternDatabase:
     reflected: bool = True
 
     def __post_init__(self) -> None:
+        """Internal labels, multipliers and the reflection maps."""
         n = len(self.goal)
+        tiles = [t for t in self.goal if t]
+        self._code = {0: 0, **{t: i + 1 for i, t in enumerate(tiles)}}
+        self._labels = np.array(sorted(self._code), dtype=np.int64)
+        self._codes = np.array([self._code[t] for t in self._labels], dtype=np.int64)
+        self._igoal = tuple(self._code[t] for t in self.goal)
+        self._ipatterns = [tuple(self._code[t] for t in p) for p in self.patterns]
         self._mults = [multipliers(n, len(p)) for p in self.patterns]
-        self._refl = reflection(self.shape, self.goal) if self.reflected else None
+        self._refl = reflection(self.shape, self._igoal) if self.reflected else None
 
     @property
     def name(self) -> str:
@@ -324,20 +370,44 @@ class PatternDatabase:
         """Total entries (bytes) over all patterns."""
         return int(sum(t.size for t in self.tables))
 
-    def pattern_values(self, state: State) -> list[int]:
-        """One database value per pattern for `state` (no reflection)."""
-        n = len(state)
-        where = {t: i for i, t in enumerate(state)}
+    def internal(self, state: State) -> State:
+        """The board in internal labels 1..n-1 (`InvalidPuzzleError` if its tiles differ)."""
+        check_same_tiles(tuple(state), self.goal)
+        return tuple(self._code[t] for t in state)
+
+    def internal_many(self, boards: np.ndarray) -> np.ndarray:
+        """Rows of boards in internal labels (`InvalidPuzzleError` for a foreign tile)."""
+        boards = np.asarray(boards, dtype=np.int64)
+        at = np.clip(np.searchsorted(self._labels, boards), 0, len(self._labels) - 1)
+        if boards.ndim != 2 or boards.shape[1] != len(self.goal):
+            raise InvalidPuzzleError(f"boards must be rows of {len(self.goal)} tiles")
+        if not np.array_equal(self._labels[at], boards):
+            raise InvalidPuzzleError("the boards hold tiles that are not in the goal")
+        return np.ascontiguousarray(self._codes[at])
+
+    def _values(self, cells: State) -> list[int]:
+        """One database value per pattern for a board in internal labels."""
+        n = len(cells)
+        where = {t: i for i, t in enumerate(cells)}
         return [
             int(table[rank_placement_py([where[t] for t in pat], n)])
-            for pat, table in zip(self.patterns, self.tables, strict=True)
+            for pat, table in zip(self._ipatterns, self.tables, strict=True)
         ]
+
+    def pattern_values(self, state: State) -> list[int]:
+        """One database value per pattern for `state` (no reflection)."""
+        return self._values(self.internal(state))
 
     def h(self, state: State) -> int:
         """The heuristic: sum over patterns, max with the reflected board's sum."""
-        value = sum(self.pattern_values(state))
+        cells = self.internal(state)
+        value = sum(self._values(cells))
         if self._refl is not None:
-            value = max(value, sum(self.pattern_values(reflect(state, self.shape, self.goal))))
+            rcell, rtile = self._refl
+            mirrored = [0] * len(cells)
+            for c, t in enumerate(cells):
+                mirrored[rcell[c]] = int(rtile[t])
+            value = max(value, sum(self._values(tuple(mirrored))))
         return value
 
     def kernel_args(self) -> tuple:
@@ -351,7 +421,7 @@ class PatternDatabase:
         offsets = np.zeros(n_pat, dtype=np.int64)
         pat_of = np.full(n, -1, dtype=np.int64)
         off = 0
-        for i, p in enumerate(self.patterns):
+        for i, p in enumerate(self._ipatterns):
             pat_tiles[i, : len(p)] = p
             mults[i, : len(p)] = self._mults[i]
             offsets[i] = off
@@ -366,20 +436,35 @@ class PatternDatabase:
         return tables, offsets, pat_of, pat_tiles, pat_k, mults, rcell, rtile, use_refl
 
 
-def _check_patterns(goal: State, patterns: Sequence[Pattern]) -> list[Pattern]:
-    """Patterns must be disjoint and cover every tile of the goal exactly once."""
-    tiles = sorted(t for t in goal if t)
-    flat = sorted(t for p in patterns for t in p)
-    if flat != tiles:
+def _check_patterns(goal: State, patterns: object) -> list[Pattern]:
+    """Patterns must be disjoint groups of whole-number tiles covering the goal's tiles once."""
+    if isinstance(patterns, str | bytes) or not isinstance(patterns, Sequence):
         raise InvalidPuzzleError(
-            f"patterns {list(patterns)} must split the tiles {tiles} into disjoint groups"
+            f"patterns must be a partition name or tile groups, not {patterns!r}"
         )
-    return [tuple(int(t) for t in p) for p in patterns]
+    groups = []
+    for group in patterns:
+        if (
+            isinstance(group, str | bytes)
+            or not isinstance(group, Sequence | np.ndarray)
+            or not len(group)
+        ):
+            raise InvalidPuzzleError(f"pattern {group!r} is not a non-empty group of tiles")
+        try:
+            groups.append(tuple(integer(t, "pattern tile") for t in group))
+        except PuzzleError as exc:
+            raise InvalidPuzzleError(str(exc)) from None
+    tiles = sorted(t for t in goal if t)
+    if sorted(t for g in groups for t in g) != tiles:
+        raise InvalidPuzzleError(
+            f"patterns {groups} must split the tiles {tiles} into disjoint groups"
+        )
+    return groups
 
 
 def pattern_database(
     shape: Shape,
-    goal: State,
+    goal: State | str,
     patterns: str | Sequence[Pattern] = "6-6-3",
     *,
     cache: bool = True,
@@ -388,43 +473,72 @@ def pattern_database(
 ) -> PatternDatabase:
     """Load (or build and cache) the additive databases of `patterns` for this goal.
 
-    `patterns` is a partition name ('6-6-3', '5-5-5', '7-8' on 4x4, or sizes such as
-    '4-4' elsewhere) or explicit tile groups. Files live under cache/pdb.
+    Parameters
+    ----------
+    shape : (rows, cols)
+        The board's shape.
+    goal : tuple of int or str
+        The goal in any form `read_board` reads: row-major, exactly one blank (0), any
+        distinct tile labels.
+    patterns : str or sequence of tuple of int
+        A partition name ('6-6-3', '5-5-5', '7-7-1' on 4x4, or sizes such as '4-4'
+        elsewhere, taken in the goal's reading order) or explicit disjoint tile groups.
+    cache : bool
+        Keep each table under cache/pdb. Every read is verified (size, SHA-256, version,
+        board, goal and pattern); a bad file is rebuilt. Best effort: an unusable cache
+        folder gives one warning.
+    progress : bool
+        A progress bar per pattern while building.
+    reflected : bool
+        Use the reflected lookup where the board allows it.
+
+    Returns
+    -------
+    PatternDatabase
+        One uint8 table per pattern, indexed by the k-permutation rank of the cells of the
+        pattern's tiles (in pattern order).
+
+    Raises
+    ------
+    InvalidPuzzleError, ParseError
+        A malformed shape, goal or partition, or a goal without exactly one blank.
+    TooLargeError
+        A pattern too large to build (8+ tiles on 4x4).
     """
-    shape = (int(shape[0]), int(shape[1]))
-    goal = tuple(int(t) for t in goal)
-    check_same_tiles(goal, goal)
+    shape = check_shape(shape)
+    goal = read_board(goal, shape)[0]
     if goal.count(0) != 1:
         raise InvalidPuzzleError("pattern databases need a goal with exactly one blank")
+    if len(goal) < 3:
+        raise InvalidPuzzleError("pattern databases need a board of at least 3 cells")
+    for name, flag in (("cache", cache), ("progress", progress), ("reflected", reflected)):
+        if not isinstance(flag, bool | np.bool_):
+            raise InvalidPuzzleError(f"{name} must be True or False, not {flag!r}")
     if isinstance(patterns, str):
         patterns = default_patterns(shape, goal, patterns)
     patterns = _check_patterns(goal, patterns)
     t0 = time.perf_counter()
-    tables = []
-    for pat in patterns:
-        path = pdb_path(shape, goal, pat)
-        table = _load(path, placements(len(goal), len(pat))) if cache else None
-        if table is None:
-            table = build_pattern_table(shape, goal, pat, progress=progress)
-            if cache:
-                with atomic_path(path, suffix=".npy") as tmp:
-                    np.save(tmp, table)
-        tables.append(table)
-    return PatternDatabase(shape, goal, patterns, tables, time.perf_counter() - t0, reflected)
+    tables = [_pattern_table(shape, goal, pat, bool(cache), bool(progress)) for pat in patterns]
+    return PatternDatabase(shape, goal, patterns, tables, time.perf_counter() - t0, bool(reflected))
 
 
-def _load(path: Path, size: int) -> np.ndarray | None:
-    """A cached table if present and whole (a damaged file is deleted and rebuilt)."""
-    if not path.exists():
-        return None
-    try:
-        table = np.load(path)
-        if table.dtype != np.uint8 or table.shape != (size,):
-            raise CacheError(f"{path} has the wrong size or type")
-        return table
-    except (OSError, ValueError):
-        path.unlink(missing_ok=True)
-        return None
+def _pattern_table(shape: Shape, goal: State, pat: Pattern, cache: bool, progress: bool):
+    """One pattern's table: read verified from the cache, else built (and cached)."""
+    if not cache:
+        return build_pattern_table(shape, goal, pat, progress=progress)
+    key = {"shape": list(shape), "goal": list(goal), "pattern": list(pat)}
+    path = pdb_path(shape, goal, pat)
+    if path is not None and path.exists():
+        try:
+            table, _ = cachefile.load_array(path, PDB_KIND, PDB_VERSION, key)
+            if table.dtype != np.uint8 or table.shape != (placements(len(goal), len(pat)),):
+                raise CacheError(f"{path} holds an array of the wrong size or type")
+            return table
+        except CacheError as exc:
+            cachefile.warn_once(f"{exc}; rebuilding it")
+    table = build_pattern_table(shape, goal, pat, progress=progress)
+    cachefile.save_array(path, PDB_KIND, PDB_VERSION, key, table)
+    return table
 
 
 def manhattan_database(shape: Shape, goal: State) -> PatternDatabase:
@@ -465,6 +579,21 @@ def _h_values(cells, tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use
     return hn, hr
 
 
+_DEEP = -1  # kernel status: no solution within max_depth
+_BUDGET = -2  # kernel status: node limit or deadline reached
+NO_DEADLINE = 1e300
+
+
+@njit(cache=True)
+def _late(expanded, deadline):
+    """Every 65,536 expansions: has the perf_counter clock passed `deadline`?"""
+    if deadline >= NO_DEADLINE or (expanded & 0xFFFF) != 0:
+        return False
+    with objmode(now="float64"):
+        now = time.perf_counter()
+    return now >= deadline
+
+
 @njit(cache=True)
 def _ida_search(
     cells0,
@@ -481,12 +610,15 @@ def _ida_search(
     use_refl,
     max_depth,
     node_limit,
+    deadline,
 ):
-    """IDA* from cells0 (one blank) to the goal the databases describe.
+    """IDA* from cells0 (one blank, internal labels) to the goal the databases describe.
 
-    Returns (length or -1 unsolved / -2 node limit, blank cells along the path, expanded,
-    generated, iterations). Only the pattern of the moved tile is looked up again after a
-    move (and its reflected twin); the goal is the board whose pattern sum is 0.
+    Returns (status, blank cells along the path, expanded, generated, iterations); status
+    is the length found, `_DEEP` when no solution is within max_depth or `_BUDGET` when
+    `node_limit` expansions were made or `deadline` (a perf_counter time) passed. Only the
+    pattern of the moved tile is looked up again after a move (and its reflected twin); the
+    goal is the board whose pattern sum is 0.
     """
     n = rows * cols
     n_pat = pat_k.shape[0]
@@ -530,6 +662,8 @@ def _ida_search(
         next_bound = 1 << 30
         depth = 0
         dir_at[0] = 0
+        if expanded >= node_limit or _late(expanded, deadline):
+            return _BUDGET, path[:1], expanded, generated, iterations
         expanded += 1
         while depth >= 0:
             if dir_at[depth] == 4:  # children done: undo the move that led here
@@ -584,11 +718,11 @@ def _ida_search(
             if f <= bound and sn == 0:
                 return depth + 1, path[: depth + 2].copy(), expanded, generated, iterations
             if f <= bound and depth + 1 <= max_depth:
+                if expanded >= node_limit or _late(expanded, deadline):
+                    return _BUDGET, path[:1], expanded, generated, iterations
                 depth += 1
                 dir_at[depth] = 0
                 expanded += 1
-                if expanded >= node_limit:
-                    return -2, path[:1], expanded, generated, iterations
                 continue
             if f < next_bound:
                 next_bound = f
@@ -603,41 +737,93 @@ def _ida_search(
                 sr += s_hr[depth] - hr[rp]
                 hr[rp] = s_hr[depth]
         bound = next_bound
-    return -1, path[:1], expanded, generated, iterations
+    return _DEEP, path[:1], expanded, generated, iterations
 
 
-@dataclass
-class IDAResult:
-    """What the numba IDA* found: the path as blank cells and its statistics."""
+@dataclass(kw_only=True)
+class IDAResult(Result):
+    """What the numba IDA* found: the usual result plus the blank's path and iterations."""
 
-    length: int  # -1: no solution within max_depth, -2: node limit reached
-    blank_path: list[int]
-    expanded: int
-    generated: int
-    iterations: int
-    seconds: float
+    blank_path: list[int] = field(default_factory=list, repr=False)
+    iterations: int = 0
+
+    def details(self) -> dict:
+        """IDA* iterations (one per f bound)."""
+        return {"iterations": self.iterations}
 
 
 def ida_star(
     db: PatternDatabase,
-    state: State,
-    max_depth: int = 200,
-    node_limit: int = 10**12,
+    state: State | str,
+    max_depth: int = 1000,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
 ) -> IDAResult:
-    """Run the numba IDA* with database `db` from `state` (one blank, solvable)."""
-    cells = np.array(state, dtype=np.int64)
-    t0 = time.perf_counter()
-    length, path, expanded, generated, iterations = _ida_search(
-        cells, db.shape[0], db.shape[1], *_ida_args(db), max_depth, node_limit
-    )
-    return IDAResult(
-        int(length),
-        [int(c) for c in path],
-        int(expanded),
-        int(generated),
-        int(iterations),
-        time.perf_counter() - t0,
-    )
+    """Run the numba IDA* with database `db` from `state` to `db.goal`.
+
+    Parameters
+    ----------
+    db : PatternDatabase
+        The databases (their goal is the target; any tile labels).
+    state : tuple of int or str
+        The start in any form `read_board` reads, with the goal's tiles.
+    max_depth : int
+        Give up (verdict ``limit``) when no solution is at most this long.
+    max_expanded, max_seconds : optional
+        The budget (`puzzlelab.results.Budget`: None unlimited, 0 = stop at once).
+
+    Returns
+    -------
+    IDAResult
+        Verdict ``optimal`` with the moves and boards, ``unsolvable`` (parity, with a note,
+        no search) or ``limit``; `length` is None without an answer.
+
+    Raises
+    ------
+    ParseError, InvalidPuzzleError
+        A malformed board or one with other tiles than the goal.
+    """
+    limits = budget(max_expanded, max_seconds)
+    max_depth = integer(max_depth, "max_depth", minimum=0)
+    start = read_board(state, db.shape)[0]
+    check_same_tiles(start, db.goal)
+    res = IDAResult(method="idastar-numba", verdict="unsolvable")
+    if not is_solvable(start, db.goal, db.shape):
+        res.note = f"{to_text(start)} is in the other parity class than the goal"
+        return res
+    cells = np.array(db.internal(start), dtype=np.int64)
+    deadline = NO_DEADLINE if limits.max_seconds is None else limits.started + limits.max_seconds
+    status, path, expanded, generated, iterations = _ida_search(
+        cells, db.shape[0], db.shape[1], *_ida_args(db), max_depth, limits.kernel_nodes(),
+        deadline,
+    )  # fmt: skip
+    res.expanded, res.generated, res.iterations = int(expanded), int(generated), int(iterations)
+    res.blank_path = [int(c) for c in path]
+    if status >= 0:
+        res.verdict = "optimal"
+        res.states, res.moves = blank_path_moves(start, res.blank_path, db.shape)
+        res.max_frontier = len(res.states)
+    elif status == _BUDGET:
+        res.verdict, res.note = "limit", limits.why()
+    else:
+        res.verdict = "limit"
+        res.note = f"no solution of at most max_depth={max_depth} moves; raise max_depth"
+    res.seconds = limits.elapsed()
+    return res
+
+
+def blank_path_moves(start: State, blank_path: list[int], shape: Shape) -> tuple[list, list]:
+    """(boards, moves) of a path given as the blank's cells: each step slides a tile into it."""
+    cols = shape[1]
+    states: list[State] = [start]
+    moves: list[Move] = []
+    for b, c in zip(blank_path, blank_path[1:], strict=False):
+        s = list(states[-1])
+        tile = s[c]
+        s[b], s[c] = tile, 0
+        moves.append((tile, DIRECTIONS[b // cols - c // cols, b % cols - c % cols]))
+        states.append(tuple(s))
+    return states, moves
 
 
 def _ida_args(db: PatternDatabase) -> tuple:
@@ -650,7 +836,7 @@ def kernel_h(db: PatternDatabase, state: State) -> int:
     """The numba kernel's h for one board (tested against `PatternDatabase.h`)."""
     tables, offsets, _, pat_tiles, pat_k, mults, rcell, rtile, use_refl = db.kernel_args()
     hn, hr = _h_values(
-        np.array(state, dtype=np.int64),
+        np.array(db.internal(state), dtype=np.int64),
         tables,
         offsets,
         pat_tiles,
@@ -678,5 +864,5 @@ def _h_many(boards, tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use_
 def kernel_h_many(db: PatternDatabase, boards: np.ndarray) -> np.ndarray:
     """The numba h for many boards at once (rows of tiles, 0 = blank)."""
     tables, offsets, _, pat_tiles, pat_k, mults, rcell, rtile, use_refl = db.kernel_args()
-    boards = np.ascontiguousarray(boards, dtype=np.int64)
+    boards = db.internal_many(boards)
     return _h_many(boards, tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use_refl)

@@ -1,90 +1,127 @@
 """Optimal sliding-puzzle solving: one `solve()` over tables, A*, IDA* and pattern databases.
 
-`solve(state)` picks the method: a cached distance table answers at once; boards up to 12
+`solve(board)` picks the method: a cached distance table answers at once; boards up to 12
 cells use A* with linear conflict; one-blank boards up to 16 cells (the 15-puzzle) use the
 numba IDA* with additive pattern databases and the reflected lookup. Every answer is a
-`Solution` with the boards, the moves (which tile slid which way) and search statistics.
-The start is checked for solvability first, so an impossible request never searches.
+`Solution` (a `puzzlelab.results.Result`) with the boards, the moves (which tile slid which
+way) and search statistics. The start is checked for solvability first: a start in the
+other parity class is reported as verdict ``unsolvable`` without any search.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..errors import InvalidPuzzleError, TooLargeError
-from ..search import (
-    Problem,
-    SearchResult,
-    Verdict,
-    astar,
-    bfs,
-    greedy,
-    idastar,
-    weighted_astar,
-)
+import numpy as np
+
+from ..checks import choice, number
+from ..errors import InvalidPuzzleError, PuzzleError, TooLargeError
+from ..results import Result, budget
+from ..search import Problem, astar, bfs, greedy, idastar, weighted_astar
 from .board import (
     DIRECTIONS,
     Move,
     Shape,
     State,
     check_same_tiles,
-    move_between,
+    check_shape,
+    is_solvable,
     neighbors,
-    parse_board,
-    require_solvable,
+    read_board,
     solved_state,
+    to_text,
 )
 from .heuristics import HEURISTICS
 from .heuristics import heuristic as named_heuristic
 from .pdb import PatternDatabase, ida_star, manhattan_database, pattern_database
-from .tables import MAX_CELLS, cached_table
+from .tables import MAX_CELLS, cached_table, distance_table
 
 MAX_PDB_CELLS = 16
+MAX_STRIP_STATES = 10**6  # optimal search on 1 x n strips of any length up to this many states
 ALGORITHMS = ("auto", "table", "bfs", "astar", "idastar", "weighted_astar", "greedy")
 OPTIMAL = {"table", "bfs", "astar", "idastar"}
+PDB_NAMES = ("pdb", "pdb-noreflect")
 
 
-@dataclass
-class Solution(Verdict):
-    """A solved (or given-up) sliding puzzle: the path, the moves and what the search cost."""
+@dataclass(kw_only=True)
+class Solution(Result):
+    """A solved, unsolvable or given-up sliding puzzle: boards, moves and what the search cost.
 
-    steps_field = "moves"
+    `moves` are (tile, direction the tile slid) pairs; `states` run from `start` to `goal`
+    (one longer than `moves`); `length` is None without an answer. `details()` adds the
+    heuristic and the board's shape.
+    """
 
     start: State
     goal: State
     shape: Shape
-    algorithm: str
-    heuristic: str
-    verdict: str  # "optimal", "feasible" or "limit"
+    heuristic: str = "none"
     states: list[State] = field(default_factory=list, repr=False)
     moves: list[Move] = field(default_factory=list, repr=False)
-    expanded: int = 0
-    generated: int = 0
-    max_frontier: int = 0
-    seconds: float = 0.0
 
-    def stats(self) -> dict:
-        """One table row: method, verdict, length and the counters."""
-        return {
-            "algorithm": self.algorithm,
-            "heuristic": self.heuristic,
-            "verdict": self.verdict,
-            "length": self.length,
-            "expanded": self.expanded,
-            "generated": self.generated,
-            "max_frontier": self.max_frontier,
-            "seconds": self.seconds,
-        }
+    def details(self) -> dict[str, Any]:
+        """The heuristic and the board's shape."""
+        return {"heuristic": self.heuristic, "shape": f"{self.shape[0]}x{self.shape[1]}"}
 
 
-def is_solution(states: list[State], start: State, goal: State, shape: Shape) -> bool:
-    """Does `states` run from `start` to `goal`, one legal move at a time?"""
-    if not states or states[0] != start or states[-1] != goal:
-        return False
-    pairs = zip(states, states[1:], strict=False)
-    return all(b in {nxt for _, nxt in neighbors(a, shape)} for a, b in pairs)
+def apply_moves(start: State, moves: object, shape: Shape) -> State | None:
+    """The board after `moves` (tile, direction) from `start`, or None at the first bad move."""
+    try:
+        moves = list(moves)
+    except TypeError:
+        return None
+    step = {name: dr * shape[1] + dc for (dr, dc), name in DIRECTIONS.items()}
+    board = list(start)
+    cols = shape[1]
+    for move in moves:
+        if not isinstance(move, tuple | list) or len(move) != 2:
+            return None
+        tile, direction = move
+        if isinstance(tile, bool) or not isinstance(tile, int | np.integer) or tile == 0:
+            return None
+        if not isinstance(direction, str) or direction not in step or board.count(tile) != 1:
+            return None
+        i = board.index(tile)
+        j = i + step[direction]
+        same_row = direction in ("up", "down") or j // cols == i // cols
+        if not 0 <= j < len(board) or not same_row or board[j] != 0:
+            return None
+        board[i], board[j] = 0, tile
+    return tuple(board)
+
+
+def is_solution(
+    start: State | str, moves: object, goal: State | str | None = None, shape: Shape | None = None
+) -> bool:
+    """Do `moves` take `start` to `goal`, one legal slide at a time?
+
+    Parameters
+    ----------
+    start : tuple of int, str, nested rows or array
+        The starting board (any form `read_board` reads).
+    moves : sequence of (tile, direction)
+        Each move names the tile and the way it slides ("up", "down", "left", "right")
+        into a blank next to it, as in `Solution.moves`.
+    goal : optional
+        The target board (default: tiles in order, blank last).
+    shape : (rows, cols), optional
+        The shape (else read from `start`).
+
+    Returns
+    -------
+    bool
+        False for any illegal, malformed or missing move; never raises because of `moves`.
+
+    Raises
+    ------
+    ParseError, InvalidPuzzleError
+        A malformed `start`, `goal` or `shape`.
+    """
+    start, shape = read_board(start, shape)
+    goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
+    return apply_moves(start, moves, shape) == goal
 
 
 class SlidingProblem(Problem):
@@ -142,40 +179,58 @@ def _too_large(shape: Shape) -> TooLargeError:
     )
 
 
-def _choose(algorithm: str, heuristic: str, shape: Shape, goal: State) -> tuple[str, str]:
+def _small_strip(shape: Shape, goal: State) -> bool:
+    """A 1 x n or n x 1 strip, whose few reachable states any optimal search handles."""
+    n = shape[0] * shape[1]
+    return min(shape) == 1 and math.comb(n, goal.count(0)) <= MAX_STRIP_STATES
+
+
+def check_heuristic(heuristic: object) -> str:
+    """A known heuristic name ('pdb', 'pdb:6-6-3', 'manhattan', ...); InvalidPuzzleError if not."""
+    names = (*HEURISTICS, "auto", "none", *PDB_NAMES)
+    if isinstance(heuristic, str) and heuristic.partition(":")[0] in PDB_NAMES:
+        return heuristic
+    try:
+        return choice(heuristic, "heuristic", names)
+    except PuzzleError as exc:
+        raise InvalidPuzzleError(f"{exc} (or 'pdb:<sizes>' such as 'pdb:6-6-3')") from None
+
+
+def _choose(algorithm: str, heuristic: str, shape: Shape, goal: State, table) -> tuple[str, str]:
     """Resolve 'auto' choices of algorithm and heuristic."""
     n = shape[0] * shape[1]
     one_blank = goal.count(0) == 1
-    if algorithm not in ALGORITHMS:
-        raise InvalidPuzzleError(f"unknown algorithm {algorithm!r}: choose one of {ALGORITHMS}")
+    strip = _small_strip(shape, goal)
     if algorithm == "auto":
-        if n <= MAX_CELLS and cached_table(shape, goal) is not None:
+        if table is not None:
             algorithm = "table"
-        elif n <= MAX_CELLS:
+        elif n <= MAX_CELLS or strip:
             algorithm = "astar"
-        elif n <= MAX_PDB_CELLS and one_blank:
-            algorithm = "idastar"
         elif n <= MAX_PDB_CELLS:
-            algorithm = "astar"
+            algorithm = "idastar" if one_blank else "astar"
         else:
             raise _too_large(shape)
-    if n > MAX_PDB_CELLS and algorithm in OPTIMAL:
+    if n > MAX_PDB_CELLS and algorithm in OPTIMAL and not (strip and algorithm != "table"):
         raise _too_large(shape)
     if algorithm == "table" and n > MAX_CELLS:
         raise TooLargeError(f"distance tables stop at {MAX_CELLS} cells; use algorithm='idastar'")
     if heuristic == "auto":
         if algorithm in ("table", "bfs"):
             heuristic = "none"
-        elif algorithm == "idastar" and one_blank and n > MAX_CELLS:
+        elif algorithm == "idastar" and one_blank and MAX_CELLS < n <= MAX_PDB_CELLS:
             heuristic = "pdb"
         else:
             heuristic = "linear_conflict"
     return algorithm, heuristic
 
 
-def _numba_ida(heuristic: str, goal: State, shape: Shape, one_blank: bool) -> bool:
+def _numba_ida(heuristic: str, goal: State) -> bool:
     """Does this request run on the numba IDA* (one blank, a database-style heuristic)?"""
-    return one_blank and (heuristic == "manhattan" or heuristic.startswith("pdb"))
+    return (
+        goal.count(0) == 1
+        and len(goal) <= MAX_PDB_CELLS
+        and (heuristic == "manhattan" or heuristic.partition(":")[0] in PDB_NAMES)
+    )
 
 
 def database(shape: Shape, goal: State, heuristic: str = "pdb", progress: bool = True):
@@ -183,9 +238,16 @@ def database(shape: Shape, goal: State, heuristic: str = "pdb", progress: bool =
     if heuristic == "manhattan":
         return manhattan_database(shape, goal)
     name, _, partition = heuristic.partition(":")
-    reflected = name != "pdb-noreflect"
+    if name not in PDB_NAMES:
+        raise InvalidPuzzleError(f"heuristic {heuristic!r} is not 'pdb[:sizes]' or 'manhattan'")
+    if len(goal) > MAX_PDB_CELLS:
+        raise TooLargeError(f"pattern databases here stop at {MAX_PDB_CELLS} cells")
     return pattern_database(
-        shape, goal, partition or default_partition(shape), progress=progress, reflected=reflected
+        shape,
+        goal,
+        partition or default_partition(shape),
+        progress=progress,
+        reflected=name != "pdb-noreflect",
     )
 
 
@@ -197,139 +259,127 @@ def solve(
     heuristic: str = "auto",
     *,
     max_expanded: int | None = None,
+    max_seconds: float | None = None,
     weight: float = 2.0,
     progress: bool = True,
 ) -> Solution:
     """Solve a sliding puzzle; optimal unless algorithm is 'weighted_astar' or 'greedy'.
 
-    `goal` defaults to tiles in order with the blank last. `heuristic`: 'misplaced',
-    'manhattan', 'linear_conflict', 'pdb' (optionally 'pdb:6-6-3', or 'pdb-noreflect'),
-    'zero' or 'auto'. Raises UnsolvableError at once when the start cannot reach the goal.
-    """
-    start = parse_board(state, shape)
-    shape = _shape_of(start, state, shape)
-    goal = solved_state(shape) if goal is None else parse_board(goal, shape)
-    check_same_tiles(start, goal)
-    if shape[0] * shape[1] > MAX_PDB_CELLS and algorithm in OPTIMAL | {"auto"}:
-        raise _too_large(shape)
-    require_solvable(start, goal, shape)  # before any search
-    algorithm, heuristic = _choose(algorithm, heuristic, shape, goal)
-    one_blank = goal.count(0) == 1
-    t0 = time.perf_counter()
-    if algorithm == "table":
-        table = cached_table(shape, goal)
-        if table is None:
-            from .tables import distance_table
+    Parameters
+    ----------
+    state : tuple of int, str, nested rows or 2-D array
+        The start in any form `read_board` reads (row-major, 0 = blank; several blanks and
+        any distinct labels allowed). A 2-D array or nested list gives the shape.
+    goal : optional
+        The target board (default: tiles 1..n-1 in order with the blank last).
+    shape : (rows, cols), optional
+        The shape, when the start does not show it (else rows, a 2-D input or a square).
+    algorithm : str
+        'auto', 'table', 'bfs', 'astar', 'idastar', 'weighted_astar' or 'greedy'.
+    heuristic : str
+        'auto', 'zero', 'none', 'misplaced', 'manhattan', 'linear_conflict', 'pdb',
+        'pdb-noreflect' or 'pdb:<sizes>' (e.g. 'pdb:6-6-3').
+    max_expanded, max_seconds : optional
+        The search budget (`puzzlelab.results.Budget`: None unlimited, 0 = stop at once);
+        an exhausted budget gives verdict ``limit``.
+    weight : float
+        The weight of h for 'weighted_astar' (>= 1).
+    progress : bool
+        Progress bars while building tables or databases.
 
-            table = distance_table(shape, goal, progress=progress)
+    Returns
+    -------
+    Solution
+        Verdict ``optimal`` (or ``feasible`` for the non-optimal algorithms) with `moves`
+        and `states`; ``unsolvable`` (other parity class, no search, a note says why);
+        ``limit`` when the budget ran out. `length` is None without an answer.
+
+    Raises
+    ------
+    ParseError, InvalidPuzzleError
+        Unreadable boards, boards with different tiles, unknown algorithm or heuristic,
+        bad budgets or weight.
+    TooLargeError
+        An optimal request beyond 16 cells (strips excepted).
+    """
+    start, shape = read_board(state, None if shape is None else check_shape(shape))
+    goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
+    check_same_tiles(start, goal)
+    algorithm = choice(algorithm, "algorithm", ALGORITHMS)
+    heuristic = check_heuristic(heuristic)
+    weight = number(weight, "weight", minimum=1)
+    limits = budget(max_expanded, max_seconds)
+    if not isinstance(progress, bool | np.bool_):
+        raise InvalidPuzzleError(f"progress must be True or False, not {progress!r}")
+    n = shape[0] * shape[1]
+    table = cached_table(shape, goal) if n <= MAX_CELLS and algorithm in ("auto", "table") else None
+    algorithm, heuristic = _choose(algorithm, heuristic, shape, goal, table)
+    head = {"start": start, "goal": goal, "shape": shape, "heuristic": heuristic}
+    if not is_solvable(start, goal, shape):  # before any search
+        return Solution(
+            method=algorithm, verdict="unsolvable", **head,
+            note=f"{to_text(start)} cannot reach {to_text(goal)}: the boards lie in different "
+            "parity classes (swap any two tiles of the start to make it solvable)",
+        )  # fmt: skip
+    if algorithm == "table":
+        table = table or distance_table(shape, goal, progress=bool(progress))
         states = table.path(start)
-        return _solution(start, goal, shape, "table", "none", "optimal", states, 0, 0, 0, t0)
-    if algorithm == "idastar" and _numba_ida(heuristic, goal, shape, one_blank):
-        db = database(shape, goal, heuristic, progress=progress)
-        return solve_with_database(start, db, heuristic, max_expanded, t0)
-    if heuristic == "none":
-        heuristic = "zero"
-    h = _python_heuristic(heuristic, goal, shape, progress)
+        return _solution(head, "table", "optimal", states, limits.elapsed())
+    if algorithm == "idastar" and _numba_ida(heuristic, goal):
+        db = database(shape, goal, heuristic, progress=bool(progress))
+        return solve_with_database(start, db, heuristic, limits.max_expanded, limits.max_seconds)
+    h = _python_heuristic("zero" if heuristic == "none" else heuristic, goal, shape, progress)
     problem = SlidingProblem(start, goal, shape, h)
-    search = {
-        "bfs": bfs,
-        "astar": astar,
-        "idastar": idastar,
-        "greedy": greedy,
-        "weighted_astar": lambda p, max_expanded: weighted_astar(p, weight, max_expanded),
-    }[algorithm]
-    result: SearchResult = search(problem, max_expanded=max_expanded)
-    return _solution(
-        start,
-        goal,
-        shape,
-        result.method,
-        heuristic,
-        result.verdict,
-        result.states,
-        result.expanded,
-        result.generated,
-        result.max_frontier,
-        t0,
-    )
+    left = None if limits.max_seconds is None else max(0.0, limits.max_seconds - limits.elapsed())
+    if algorithm == "weighted_astar":
+        result = weighted_astar(problem, weight, limits.max_expanded, left)
+    else:
+        search = {"bfs": bfs, "astar": astar, "idastar": idastar, "greedy": greedy}[algorithm]
+        result = search(problem, limits.max_expanded, left)
+    sol = Solution(
+        method=result.method, verdict=result.verdict, **head, states=list(result.states),
+        moves=list(result.moves), expanded=result.expanded, generated=result.generated,
+        max_frontier=result.max_frontier, seconds=limits.elapsed(), note=result.note,
+    )  # fmt: skip
+    return sol
 
 
 def solve_with_database(
-    start: State,
+    start: State | str,
     db: PatternDatabase,
     heuristic: str = "pdb",
     max_expanded: int | None = None,
-    t0: float | None = None,
+    max_seconds: float | None = None,
 ) -> Solution:
-    """Numba IDA* with a ready database (reuse one database across many boards)."""
-    t0 = time.perf_counter() if t0 is None else t0
-    require_solvable(start, db.goal, db.shape)
-    res = ida_star(db, start, node_limit=max_expanded or 10**15)
-    states = [start]
-    if res.length >= 0:
-        for b, c in zip(res.blank_path, res.blank_path[1:], strict=False):
-            s = list(states[-1])
-            s[b], s[c] = s[c], 0
-            states.append(tuple(s))
-    verdict = "optimal" if res.length >= 0 else "limit"
-    return _solution(
-        start,
-        db.goal,
-        db.shape,
-        "idastar-numba",
-        heuristic,
-        verdict,
-        states,
-        res.expanded,
-        res.generated,
-        len(states),
-        t0,
-    )
+    """Numba IDA* with a ready database (reuse one database across many boards).
+
+    Parameters and verdicts as `solve` (the goal and shape are the database's).
+    """
+    res = ida_star(db, start, max_expanded=max_expanded, max_seconds=max_seconds)
+    start = read_board(start, db.shape)[0]
+    return Solution(
+        method=res.method, verdict=res.verdict, start=start, goal=db.goal, shape=db.shape,
+        heuristic=heuristic, states=res.states, moves=res.moves, expanded=res.expanded,
+        generated=res.generated, max_frontier=res.max_frontier, seconds=res.seconds,
+        note=res.note,
+    )  # fmt: skip
 
 
 def _python_heuristic(name: str, goal: State, shape: Shape, progress: bool):
     """h(state) for the generic searches: a named heuristic or a database lookup."""
-    if name.startswith("pdb"):
+    if name.partition(":")[0] in PDB_NAMES:
         if goal.count(0) != 1:
             raise InvalidPuzzleError("pattern databases need one blank: use 'manhattan'")
-        return database(shape, goal, name, progress=progress).h
-    if name not in HEURISTICS:
-        raise InvalidPuzzleError(
-            f"unknown heuristic {name!r}: choose one of {sorted(HEURISTICS)}, 'pdb' or 'auto'"
-        )
+        return database(shape, goal, name, progress=bool(progress)).h
     return named_heuristic(name, goal, shape)
 
 
-def _shape_of(start: State, given: object, shape: Shape | None) -> Shape:
-    """The board's shape: given, from the text's rows, or square."""
-    if shape is not None:
-        return (int(shape[0]), int(shape[1]))
-    if isinstance(given, str) and any(ch in given for ch in "/\n;|"):
-        rows = [r for r in given.replace("\n", "/").replace(";", "/").replace("|", "/").split("/")]
-        rows = [r for r in rows if r.strip()]
-        return (len(rows), len(start) // len(rows))
-    side = math.isqrt(len(start))
-    return (side, side)
-
-
-def _solution(
-    start, goal, shape, algorithm, heuristic, verdict, states, expanded, generated, max_frontier, t0
-) -> Solution:
-    """Package a path as a Solution with its moves."""
-    moves = [move_between(a, b, shape) for a, b in zip(states, states[1:], strict=False)]
-    if verdict == "unsolvable":  # cannot happen after require_solvable; never answer silently
-        raise RuntimeError(f"search found no path although {start} passed the parity test")
+def _solution(head: dict, method: str, verdict: str, states: list, seconds: float) -> Solution:
+    """A Solution from a path of boards (the moves are read off consecutive boards)."""
+    shape = head["shape"]
+    moves = []
+    for a, b in zip(states, states[1:], strict=False):
+        moves.append(next(m for m, nxt in neighbors(a, shape) if nxt == b))
     return Solution(
-        start,
-        goal,
-        shape,
-        algorithm,
-        heuristic,
-        verdict,
-        list(states),
-        moves,
-        int(expanded),
-        int(generated),
-        int(max_frontier),
-        time.perf_counter() - t0,
+        method=method, verdict=verdict, **head, states=list(states), moves=moves, seconds=seconds
     )

@@ -10,9 +10,8 @@ dictionary BFS `distance_counts_reference` is the slow, obvious version used to 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
+import os
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -22,15 +21,18 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from ..errors import CacheError, InvalidPuzzleError, TooLargeError, UnsolvableError
-from ..paths import atomic_path, cache_dir
+from .. import cache as cachefile
+from ..checks import integer
+from ..errors import CacheError, InvalidPuzzleError, PuzzleError, TooLargeError, UnsolvableError
+from ..paths import cache_dir
 from . import ranking as rk
 from .board import (
     Shape,
     State,
     check_same_tiles,
+    check_shape,
     neighbors,
-    parse_board,
+    read_board,
     require_solvable,
     solved_state,
     to_text,
@@ -40,8 +42,8 @@ UNSEEN = 255
 MAX_CELLS = 12
 PARALLEL_FROM = 5_000_000  # below this a level is too quick to be worth waking threads
 QUEUE_BELOW = 5_000_000  # tables this small are searched with a queue (16 bytes a state)
-FORMAT_VERSION = 1
-MAGIC = b"PUZZLELAB-DISTANCE-TABLE\n"
+FORMAT_VERSION = 2  # 2: puzzlelab.cache files; N x 1 boards fixed (version 1 had them wrong)
+CACHE_KIND = "sliding-distance-table"
 
 
 # ------------------------------------------------------------------------- BFS kernels
@@ -84,6 +86,18 @@ def _expand1(table, depth, lo, hi, rows, cols, half, want):
 
 
 @njit(cache=True)
+def _step(b, br, bc, d, rows, cols):
+    """The cell next to b = (br, bc) in direction d (0 up, 1 down, 2 left, 3 right), or -1."""
+    if d == 0:
+        return b - cols if br > 0 else -1
+    if d == 1:
+        return b + cols if br < rows - 1 else -1
+    if d == 2:
+        return b - 1 if bc > 0 else -1
+    return b + 1 if bc < cols - 1 else -1
+
+
+@njit(cache=True)
 def _expandk(table, depth, lo, hi, rows, cols, k):
     """Expand the states at `depth` with index in [lo, hi) (k >= 2 blanks); return the count."""
     n = rows * cols
@@ -100,10 +114,9 @@ def _expandk(table, depth, lo, hi, rows, cols, k):
                 continue
             br = b // cols
             bc = b - br * cols
-            for o in (b - cols, b + cols, b - 1, b + 1):
-                if o < 0 or o >= n or cells[o] == 0:
-                    continue
-                if (o == b - 1 and bc == 0) or (o == b + 1 and bc == cols - 1):
+            for d in range(4):  # up, down, left, right (by index: on a 1-wide board
+                o = _step(b, br, bc, d, rows, cols)  # b - 1 is also b - cols)
+                if o < 0 or cells[o] == 0:
                     continue
                 cells[b] = cells[o]
                 cells[o] = 0
@@ -165,17 +178,16 @@ def _bfs_queue(table, goal_packed, rows, cols, k, half):
                 continue
             br = b // cols
             bc = b - br * cols
-            for o in (b - cols, b + cols, b - 1, b + 1):
-                if o < 0 or o >= n:
-                    continue
-                if (o == b - 1 and bc == 0) or (o == b + 1 and bc == cols - 1):
+            for d in range(4):
+                o = _step(b, br, bc, d, rows, cols)
+                if o < 0:
                     continue
                 t = (p >> (4 * o)) & 15
                 if t == 0:
                     continue
                 q = p & ~(15 << (4 * o))
                 q |= t << (4 * b)
-                if k == 1 and (o == b - 1 or o == b + 1):
+                if k == 1 and d >= 2:
                     j = o * half + i % half  # a horizontal move keeps the tile sequence
                 else:
                     j = _rank_packed(q, n, k, half)
@@ -241,7 +253,22 @@ def _unrank_states(indices, n, k, half, want):
 
 @dataclass
 class DistanceTable:
-    """The optimal number of moves from every reachable state to `goal`."""
+    """The optimal number of moves from every reachable state to `goal`.
+
+    Parameters
+    ----------
+    shape : (rows, cols)
+        The board's shape.
+    goal : tuple of int
+        The goal board, row-major, 0 for a blank (one or several).
+    depths : numpy.ndarray of uint8
+        The distance of the state at every perfect-hash index (see `ranking`); 255 marks an
+        index the search from the goal never reached.
+    counts : numpy.ndarray of int64
+        ``counts[d]`` = number of states at distance d.
+    seconds : float
+        Build time.
+    """
 
     shape: Shape
     goal: State
@@ -250,6 +277,7 @@ class DistanceTable:
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
+        """Precompute the hash's constants and the relabelling to 1..m."""
         self.counts = np.asarray(self.counts, dtype=np.int64)
         n = len(self.goal)
         self._n, self._k = n, self.goal.count(0)
@@ -285,13 +313,69 @@ class DistanceTable:
         return int(_rank_state(cells, self._n, self._k, self._half))
 
     def states(self, indices: Sequence[int] | np.ndarray) -> list[State]:
-        """The states at these indices, in the goal's own labels."""
-        idx = np.asarray(indices, dtype=np.int64).reshape(-1)
+        """The states at these perfect-hash indices, in the goal's own labels.
+
+        Parameters
+        ----------
+        indices : sequence of int or integer numpy array
+            Indices in ``0 .. len(depths) - 1`` (e.g. from ``np.flatnonzero(t.depths == d)``).
+
+        Returns
+        -------
+        list of tuple of int
+            One board per index (row-major, 0 = blank).
+
+        Raises
+        ------
+        PuzzleError
+            Indices that are not whole numbers or lie outside the table (checked before the
+            compiled kernel runs).
+        """
+        idx = self._check_indices(indices)
         rows = _unrank_states(idx, self._n, self._k, self._half, self._want)
         return [tuple(int(t) for t in r) for r in self._from_label[rows]]
 
+    def _check_indices(self, indices: object) -> np.ndarray:
+        """Indices as an int64 array inside the table; `PuzzleError` for anything else."""
+        size = self.depths.size
+        if isinstance(indices, str | bytes | dict | set) or not isinstance(
+            indices, Sequence | np.ndarray | range
+        ):
+            raise PuzzleError(f"indices must be a sequence of ints, not {indices!r}")
+        arr = np.asarray(indices) if not isinstance(indices, range) else np.array(indices)
+        if arr.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        if arr.dtype.kind not in "iu":
+            flat = arr.ravel().tolist() if arr.dtype.kind == "O" else None
+            if flat is None:
+                raise PuzzleError(f"indices must be whole numbers, not an array of {arr.dtype}")
+            values = [integer(v, "index", minimum=0, maximum=size - 1) for v in flat]
+            return np.array(values, dtype=np.int64)
+        low, high = int(arr.min()), int(arr.max())
+        if low < 0 or high >= size:
+            bad = low if low < 0 else high
+            raise PuzzleError(f"index {bad} is outside the table (0 .. {size - 1})")
+        return arr.astype(np.int64).reshape(-1)
+
     def distance(self, state: State | str) -> int:
-        """Minimum number of moves from `state` to the goal (UnsolvableError if none)."""
+        """Minimum number of moves from `state` to the goal.
+
+        Parameters
+        ----------
+        state : tuple of int, str, nested rows or array
+            A board of this table's shape in any form `read_board` reads.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ParseError, InvalidPuzzleError
+            An unreadable board, one of another shape or with other tiles than the goal.
+        UnsolvableError
+            The board cannot reach the goal (a helper that promises a number raises).
+        """
         state = self._as_state(state)
         require_solvable(state, self.goal, self.shape)
         d = int(self.depths[self.index(state)])
@@ -300,16 +384,30 @@ class DistanceTable:
         return d
 
     def path(self, state: State | str) -> list[State]:
-        """An optimal list of states from `state` to the goal, each one move from the last."""
+        """An optimal list of boards from `state` to the goal, each one move from the last.
+
+        Raises as `distance`; a damaged table (no neighbour one move closer) gives a
+        `CacheError` instead of looping.
+        """
         state = self._as_state(state)
         d = self.distance(state)
         out = [state]
         while d > 0:
-            for _, nxt in neighbors(out[-1], self.shape):
-                if self.depths[self.index(nxt)] == d - 1:
-                    out.append(nxt)
-                    d -= 1
-                    break
+            nxt = next(
+                (
+                    t
+                    for _, t in neighbors(out[-1], self.shape)
+                    if self.depths[self.index(t)] == d - 1
+                ),
+                None,
+            )
+            if nxt is None:
+                raise CacheError(
+                    f"the table has no neighbour of {to_text(out[-1])} at distance {d - 1}: "
+                    "it is damaged; rebuild it with distance_table(..., cache=False)"
+                )
+            out.append(nxt)
+            d -= 1
         return out
 
     def farthest(self, limit: int | None = 100) -> list[State]:
@@ -318,73 +416,66 @@ class DistanceTable:
 
     def states_at(self, depth: int, limit: int | None = 100) -> list[State]:
         """States at exactly `depth` moves from the goal (at most `limit`, in index order)."""
-        idx = np.flatnonzero(self.depths == depth)
+        depth = integer(depth, "depth")
+        limit = None if limit is None else integer(limit, "limit", minimum=0)
+        idx = np.flatnonzero(self.depths == depth) if 0 <= depth < UNSEEN else np.zeros(0, int)
         return self.states(idx if limit is None else idx[:limit])
 
     def _as_state(self, state: State | str) -> State:
-        """Parse text boards with this table's shape."""
-        if isinstance(state, str | list | np.ndarray):
-            return parse_board(state, self.shape)
-        return tuple(state)
+        """Read a board (any form) with this table's shape."""
+        return read_board(state, self.shape)[0]
 
     # -------------------------------------------------------------------- persistence
 
     def save(self, path: str | Path) -> Path:
-        """Write the table (header with checksum + raw bytes) atomically."""
+        """Write the table as a self-verifying cache file (atomic); `CacheError` if impossible."""
         path = Path(path)
-        header = {
-            "version": FORMAT_VERSION,
-            "shape": list(self.shape),
-            "goal": list(self.goal),
-            "counts": self.counts.tolist(),
-            "size": int(self.depths.size),
-            "sha256": hashlib.sha256(self.depths.data).hexdigest(),
-            "seconds": self.seconds,
-        }
-        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-            fh.write(MAGIC)
-            fh.write(json.dumps(header).encode() + b"\n")
-            fh.write(self.depths.data)
+        ok = cachefile.save_array(
+            path, CACHE_KIND, FORMAT_VERSION, _key(self.shape, self.goal), self.depths,
+            {"counts": self.counts.tolist(), "seconds": self.seconds},
+        )  # fmt: skip
+        if not ok:
+            raise CacheError(f"could not write {path}")
         return path
 
     @classmethod
-    def load(cls, path: str | Path, verify: bool = True) -> DistanceTable:
-        """Read a table written by `save`; CacheError if it is damaged or of another version."""
-        path = Path(path)
-        with open(path, "rb") as fh:
-            if fh.readline() != MAGIC:
-                raise CacheError(f"{path} is not a puzzlelab distance table")
-            try:
-                header = json.loads(fh.readline())
-            except json.JSONDecodeError as exc:
-                raise CacheError(f"{path}: damaged header; delete the file to rebuild") from exc
-            if header.get("version") != FORMAT_VERSION:
-                raise CacheError(
-                    f"{path} has format version {header.get('version')}, this code reads "
-                    f"{FORMAT_VERSION}: delete it to rebuild"
-                )
-            depths = np.fromfile(fh, dtype=np.uint8)
-        if depths.size != header["size"]:
-            raise CacheError(f"{path} is truncated ({depths.size} of {header['size']} bytes)")
-        if verify and hashlib.sha256(depths.data).hexdigest() != header["sha256"]:
-            raise CacheError(f"{path} fails its checksum: delete it to rebuild")
-        return cls(
-            tuple(header["shape"]),
-            tuple(header["goal"]),
-            depths,
-            np.array(header["counts"]),
-            header.get("seconds", 0.0),
+    def load(cls, path: str | Path, shape: Shape, goal: State | str | None = None) -> DistanceTable:
+        """Read the table of `shape` and `goal` written by `save`, verified in full.
+
+        Raises
+        ------
+        CacheError
+            A missing, damaged, truncated or tampered file, one of another format version, or
+            one written for another board or goal.
+        """
+        shape, goal = _normalise(shape, goal)
+        depths, meta = cachefile.load_array(
+            Path(path), CACHE_KIND, FORMAT_VERSION, _key(shape, goal)
         )
+        try:
+            counts = np.array([integer(c, "count", minimum=0) for c in meta["counts"]])
+            seconds = float(meta.get("seconds", 0.0))
+        except (KeyError, TypeError, ValueError, PuzzleError) as exc:
+            raise CacheError(f"{path}: damaged header ({exc})") from exc
+        n, k = shape[0] * shape[1], goal.count(0)
+        if depths.dtype != np.uint8 or depths.shape != (rk.n_indices(n, k),):
+            raise CacheError(f"{path} holds an array of the wrong size or type")
+        if counts.sum() != np.count_nonzero(depths != UNSEEN):
+            raise CacheError(f"{path}: its counts do not match its table")
+        return cls(shape, goal, depths, counts, seconds)
 
 
 # -------------------------------------------------------------------------- builders
 
 
+def _key(shape: Shape, goal: State) -> dict:
+    """What a cached table is for (checked on every read)."""
+    return {"shape": list(shape), "goal": list(goal)}
+
+
 def _normalise(shape: Shape, goal: State | str | None) -> tuple[Shape, State]:
     """Check the shape and goal of a table request."""
-    rows, cols = int(shape[0]), int(shape[1])
-    if rows < 1 or cols < 1:
-        raise InvalidPuzzleError(f"shape {shape} needs at least one row and one column")
+    rows, cols = check_shape(shape)
     if rows * cols > MAX_CELLS:
         raise TooLargeError(
             f"a {rows}x{cols} board has {rows * cols} cells; complete tables stop at "
@@ -393,14 +484,22 @@ def _normalise(shape: Shape, goal: State | str | None) -> tuple[Shape, State]:
         )
     if rows * cols < 2:
         raise InvalidPuzzleError("a board needs at least two cells")
-    goal = solved_state((rows, cols)) if goal is None else parse_board(goal, (rows, cols))
+    goal = solved_state((rows, cols)) if goal is None else read_board(goal, (rows, cols))[0]
     return (rows, cols), goal
 
 
-def table_path(shape: Shape, goal: State) -> Path:
-    """Where the cached table for this board and goal lives (versioned file name)."""
-    name = "-".join(str(t) for t in goal)
-    return cache_dir("tables") / f"sliding-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-{name}.bin"
+def table_path(shape: Shape, goal: State, create: bool = True) -> Path | None:
+    """Where the cached table for this board and goal lives (versioned file name).
+
+    None (after one warning when `create`) when the cache folder cannot be used.
+    """
+    name = f"sliding-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-" + "-".join(map(str, goal)) + ".bin"
+    if create:
+        return cachefile.cache_file("tables", name)
+    try:
+        return cache_dir("tables", create=False) / name
+    except OSError:
+        return None
 
 
 def distance_table(
@@ -413,37 +512,109 @@ def distance_table(
 ) -> DistanceTable:
     """Complete BFS table for a rows x cols board (up to 12 cells) and any goal.
 
-    `goal` defaults to tiles 1..n-1 with the blank last; several blanks are allowed.
-    `cache` (default: boards of 10+ cells) stores the table under cache/tables and loads it
-    next time; `progress` (default: the same boards) shows a bar per BFS level.
+    Parameters
+    ----------
+    shape : (rows, cols)
+        Whole numbers >= 1, at most 12 cells (N x 1 and 1 x N strips included).
+    goal : tuple of int or str, optional
+        Any board `read_board` reads (row-major, 0 = blank, one or several blanks, any
+        distinct labels); default tiles 1..n-1 with the blank last.
+    cache : bool, optional
+        Keep the table under cache/tables and load it next time (default: boards of 10+
+        cells). Every read is verified (size, SHA-256, version, board and goal); a bad file
+        is rebuilt. Caching is best effort: an unusable cache folder gives one warning.
+    progress : bool, optional
+        A progress bar per BFS level (default: boards of 10+ cells).
+    threads : int, optional
+        Threads for the level-by-level kernel (default: numba's).
+
+    Returns
+    -------
+    DistanceTable
+        ``depths`` holds one uint8 per perfect-hash index (255 = unreachable).
+
+    Raises
+    ------
+    InvalidPuzzleError, ParseError
+        A malformed shape or goal, or a board with nothing to slide.
+    TooLargeError
+        More than 12 cells.
     """
     shape, goal = _normalise(shape, goal)
     n = shape[0] * shape[1]
     big = n >= 10
-    cache = big if cache is None else cache
+    cache = big if cache is None else _flag(cache, "cache")
+    progress = big if progress is None else _flag(progress, "progress")
+    threads = None if threads is None else integer(threads, "threads", minimum=1)
+    if not cache:
+        return build_table(shape, goal, progress=progress, threads=threads)
     path = table_path(shape, goal)
-    if cache and path.exists():
+    if path is not None and path.exists():
         try:
-            return DistanceTable.load(path)
-        except CacheError:
-            path.unlink()
-    table = build_table(
-        shape, goal, progress=big if progress is None else progress, threads=threads
-    )
-    if cache:
-        table.save(path)
+            return _remember(DistanceTable.load(path, shape, goal), path)
+        except CacheError as exc:
+            cachefile.warn_once(f"{exc}; rebuilding it")
+    table = build_table(shape, goal, progress=progress, threads=threads)
+    key = _key(shape, goal)
+    if cachefile.write(path, CACHE_KIND, FORMAT_VERSION, key, *_payload_meta(table)):
+        _remember(table, path)
     return table
 
 
-def cached_table(shape: Shape, goal: State) -> DistanceTable | None:
-    """The table for this board and goal if one is cached on disk, else None (no building)."""
-    path = table_path(shape, goal)
-    if path.exists():
-        try:
-            return DistanceTable.load(path, verify=False)
-        except CacheError:
-            return None
-    return None
+def _payload_meta(table: DistanceTable) -> tuple[bytes, dict]:
+    """The cache payload and meta of a table."""
+    payload, meta = cachefile.array_payload(table.depths)
+    return payload, {**meta, "counts": table.counts.tolist(), "seconds": table.seconds}
+
+
+def _flag(value: object, name: str) -> bool:
+    """A yes/no option: a bool (or numpy bool), nothing else."""
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidPuzzleError(f"{name} must be True or False, not {value!r}")
+    return bool(value)
+
+
+_memo: dict[Path, tuple[tuple, DistanceTable]] = {}
+
+
+def _stamp(path: Path) -> tuple | None:
+    """What identifies a file's current content cheaply (inode, size, mtime), or None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _remember(table: DistanceTable, path: Path) -> DistanceTable:
+    """Keep the last verified table in memory while its file is unchanged on disk."""
+    _memo.clear()
+    stamp = _stamp(path)
+    if stamp is not None:
+        _memo[path] = (stamp, table)
+    return table
+
+
+def cached_table(shape: Shape, goal: State | str | None = None) -> DistanceTable | None:
+    """The table for this board and goal if a valid one is cached on disk, else None.
+
+    Never builds. The file is verified in full (a damaged one is reported with one warning
+    and ignored, so callers search or rebuild instead of trusting it); the last table read
+    is kept in memory while its file is unchanged.
+    """
+    shape, goal = _normalise(shape, goal)
+    path = table_path(shape, goal, create=False)
+    stamp = None if path is None else _stamp(path)
+    if stamp is None:
+        return None
+    held = _memo.get(path)
+    if held is not None and held[0] == stamp and held[1].goal == goal:
+        return held[1]
+    try:
+        return _remember(DistanceTable.load(path, shape, goal), path)
+    except CacheError as exc:
+        cachefile.warn_once(f"{exc}; ignoring it (distance_table(..., cache=True) rebuilds it)")
+        return None
 
 
 def build_table(

@@ -15,7 +15,7 @@ import heapq
 import time
 from dataclasses import dataclass, field
 
-from .board import Shape, State, neighbors, parse_board
+from .board import Shape, State, manhattan, neighbors, parse_board
 
 WRITEUP_START = parse_board("4 3 _ / 5 1 6 / 7 2 _")
 WRITEUP_GOAL = parse_board("1 2 3 / 4 5 6 / 7 _ _")
@@ -24,14 +24,7 @@ WRITEUP_SHAPE: Shape = (3, 3)
 
 def writeup_h(state: State, goal: State, shape: Shape = WRITEUP_SHAPE) -> int:
     """The write-up's h_sum: Manhattan distance of the tiles, blanks counted as 0."""
-    cols = shape[1]
-    home = {t: divmod(i, cols) for i, t in enumerate(goal) if t}
-    total = 0
-    for i, t in enumerate(state):
-        if t:
-            r, c = divmod(i, cols)
-            total += abs(r - home[t][0]) + abs(c - home[t][1])
-    return total
+    return manhattan(state, goal, shape)
 
 
 def writeup_successors(state: State, shape: Shape = WRITEUP_SHAPE) -> list[State]:
