@@ -69,7 +69,7 @@ def test_writeup_csv_is_the_issue_puzzle():
 def test_writeup_puzzle_is_solved_and_unique():
     p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
     res = solve(p)
-    assert res.status == "unique"
+    assert res.verdict == "unique" and res.length == len(res.moves) == len(res.states) - 1
     assert is_solution(p, res.solution)
     assert not res.line_solvable  # line logic stalls; probing finishes it
     baseline = solve_writeup(p)
@@ -117,21 +117,42 @@ def test_nin_ignores_repeats_and_accepts_zero():
     assert p.rows == ((1,), ()) and p.cols == ((1,), ())
 
 
+def test_nin_blank_line_is_an_empty_clue():
+    # issue 10 item 5: the old reader dropped the blank line and read rows (1), (1) and
+    # columns (1), () from this text, a different (and valid) puzzle
+    p = parse_nin("2 2\n1\n\n1\n\n1\n")
+    assert p.rows == ((1,), ()) and p.cols == ((1,), ())
+    q = parse_nin("\n3 2\n\n1 1\n1\n\n1\n")  # blank line before the header is skipped
+    assert q.rows == ((), (1, 1)) and q.cols == ((1,), (), (1,))
+    with pytest.raises(ParseError, match="blank line counts"):
+        parse_nin("2 2\n1\n1\n1\n")
+
+
 def test_non_blank_and_zero_lines_goal_and_metadata():
-    text = 'title "T"\nby "me"\nwidth 3\nheight 2\n\nrows\n\n2\n\ncolumns\n1\n0\n1\ngoal "000101"\n'
+    text = (
+        'title "T"\nby "me"\nwidth 3\nheight 2\n\nrows\n\n1 1\n\ncolumns\n1\n0\n1\ngoal "000101"\n'
+    )
     p = parse_non(text)
-    assert p.rows == ((), (2,)) and p.cols == ((1,), (), (1,))
+    assert p.rows == ((), (1, 1)) and p.cols == ((1,), (), (1,))
     assert p.title == "T" and p.meta["by"] == "me"
     assert p.goal.tolist() == [[False, False, False], [True, False, True]]
-    assert not is_solution(p, p.goal)  # this goal does not match the clues (row 2 is 1 1)
-    assert solve(p).status == "none"
+    assert is_solution(p, p.goal) and solve(p).verdict == "unique"
     assert parse_non(format_non(p)) == p
+    # a goal that contradicts the clues is refused (it was accepted and silently wrong)
+    with pytest.raises(InvalidPuzzleError, match="goal contradicts row 2"):
+        parse_non(text.replace("1 1", "2"))
+    assert solve(Puzzle([[], [2]], [[1], [], [1]])).verdict == "unsolvable"
 
 
 def test_non_roundtrip_file(tmp_path):
     p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
     path = write_non(p, tmp_path / "w.non")
     assert read_puzzle(path) == p
+    assert write_non(p, path) == path  # same content: fine
+    other = Puzzle([[1]], [[1]])
+    with pytest.raises(PuzzleError, match="overwrite=True"):
+        write_non(other, path)
+    assert read_puzzle(write_non(other, path, overwrite=True)) == other
     assert parse_writeup_csv(format_writeup_csv(p)) == p
 
 
@@ -155,10 +176,10 @@ def test_from_grid_is_solved_to_a_grid_with_the_same_clues(g):
     p = from_grid(grid)
     assert is_solution(p, grid)
     res = solve(p)
-    assert res.status in ("unique", "multiple")
+    assert res.verdict in ("unique", "multiple")
     for s in res.solutions:
         assert from_grid(s) == p
-    if res.status == "unique":
+    if res.verdict == "unique":
         assert np.array_equal(res.solution, grid)
     else:
         assert not np.array_equal(res.solutions[0], res.solutions[1])
@@ -230,14 +251,18 @@ def test_enumeration_explodes():
 def test_verdicts_on_tiny_puzzles():
     checker = Puzzle([[1], [1]], [[1], [1]])  # two diagonals
     res = solve(checker)
-    assert res.status == "multiple" and len(res.solutions) == 2
+    assert res.verdict == "multiple" and len(res.solutions) == 2
     assert res.kind == "MULT" and not res.line_solvable
-    with pytest.raises(InvalidPuzzleError):
-        solve(checker, max_solutions=0)
-    assert solve(checker, max_solutions=1).status == "found"
+    assert res.length == len(res.moves) and res.stats()["verdict"] == "multiple"
+    for bad in (0, None, 1.5, "2"):
+        with pytest.raises(PuzzleError, match="max_solutions"):
+            solve(checker, max_solutions=bad)
+    assert solve(checker, max_solutions=1).verdict == "feasible"
     # totals agree (2 = 2) but row 1 needs both cells while column 2 must stay empty
     none = Puzzle([[2], [0]], [[2], [0]])
-    assert solve(none).status == "none" and solve(none).kind == "NONE"
+    res = solve(none)
+    assert res.verdict == "unsolvable" and res.kind == "NONE"
+    assert res.length is None and res.solution is None
     # the write-up stops when every line has one arrangement left, without a cross-check
     assert solve_writeup(none).status in ("none", "stuck")
 
@@ -247,8 +272,10 @@ def test_probing_off_gives_the_same_verdicts():
     for _ in range(30):
         p = from_grid(rng.random((6, 7)) < 0.5)
         a, b = solve(p), solve(p, probing=False)
-        assert a.status == b.status and a.line_solvable == b.line_solvable
-        if a.status == "unique":
+        c = solve(p, method="search")
+        assert a.verdict == b.verdict == c.verdict and a.line_solvable == b.line_solvable
+        if a.verdict == "unique":
+            assert np.array_equal(a.solution, c.solution)
             assert np.array_equal(a.solution, b.solution)
 
 
@@ -262,17 +289,42 @@ def test_is_line_solvable_and_steps():
     res = solve(p)
     steps = solve_steps(p, res)
     assert steps[0].label == "blank" and np.all(steps[0].grid == UNKNOWN)
-    assert steps[-1].label == "search (unique)"
+    assert steps[-1].label in ("probing", "sat: first solution")
+    assert [m.label for m in res.moves] == [s.label for s in steps[1:]]
     assert np.array_equal(steps[-1].grid == FILLED, res.solution)
     assert is_line_solvable(p) == res.line_solvable
     assert sum(s.fixed for s in steps) == 400
 
 
-def test_max_nodes_gives_limit():
-    rng = np.random.default_rng(0)
-    grid = rng.random((12, 12)) < 0.5
-    res = solve(from_grid(grid), probing=False, max_nodes=1)
-    assert res.status in ("limit", "unique")  # line logic may finish without a node
+def test_budgets_give_limit_with_the_partial_grid():
+    # a puzzle line logic and probing cannot finish (multiple solutions): a search is needed
+    p = from_grid(np.eye(6, dtype=bool))
+    for method in ("sat", "search"):
+        free = solve(p, method=method)
+        assert free.verdict == "multiple" and free.expanded > 0, method
+        for limits in ({"max_nodes": 0}, {"max_seconds": 0}):
+            res = solve(p, method=method, **limits)
+            assert res.verdict == "limit" and res.length is None, (method, limits)
+            assert "budget" in res.note and res.solutions == []
+            assert np.array_equal(res.grid, free.propagated) or res.grid is not None
+    deep = solve(from_grid(np.eye(12, dtype=bool)), method="search", probing=False, max_nodes=3)
+    assert deep.verdict == "limit" and deep.expanded == 3
+    # line-solvable puzzles need no search node: a zero budget still solves them
+    assert solve(from_grid(np.ones((3, 3))), max_nodes=0).verdict == "unique"
+
+
+def test_large_trivial_and_permutation_puzzles_finish():
+    # issue 10 item 12: a 500x500 of (1)-clues ran over a minute (probing every cell)
+    stripes = np.zeros((500, 500), dtype=bool)
+    stripes[:, 7] = True  # every row (1), one full column: line logic alone
+    res = solve(from_grid(stripes), progress=False)
+    assert res.verdict == "unique" and res.line_solvable
+    eye = solve(from_grid(np.eye(300, dtype=bool)), progress=False)
+    assert eye.verdict == "multiple" and len(eye.solutions) == 2
+    assert solve(from_grid(np.eye(500, dtype=bool)), max_seconds=0.5).verdict in (
+        "limit",
+        "multiple",
+    )
 
 
 # ------------------------------------------------------------------------- random study
@@ -313,14 +365,16 @@ def test_rendering_draws_clues_steps_and_animation():
 
     p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
     res = solve(p)
-    ax = render.draw_puzzle(p, res.solution, title="solved")
+    ax = render.draw_puzzle(p, grid=res.solution, title="solved")
     texts = {t.get_text() for t in ax.texts}
     assert "6 3 1" in texts and "3\n3\n9\n1" in texts  # row 13 and column 10 clues
     image = ax.images[0].get_array()
     assert np.array_equal(image == 2, res.solution)  # filled cells drawn black
     steps = solve_steps(p, res)
-    fig = render.draw_steps(p, steps, ncols=3)
+    fig = render.draw_steps(steps, ncols=3)
     assert len([a for a in fig.axes if a.images]) == len(steps)
+    fig2, axes = plt.subplots(1, len(res.states))
+    assert render.draw_steps(res, axes) is fig2
     anim = render.animate_steps(p, steps)
     last_image = anim._fig.axes[0].images[0]  # noqa: SLF001
     html = plotting.to_html(anim)  # renders every frame, ending on the last

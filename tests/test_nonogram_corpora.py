@@ -25,14 +25,14 @@ def test_corpus_classes(name):
     assert Counter(e.expected for e in entries) == Counter(EXPECTED_COUNTS[name])
     wrong = []
     for e in entries:
-        res = solve(e.puzzle, max_solutions=2)
+        res = solve(e.puzzle, max_solutions=2, progress=False)
         if res.kind != e.expected:
             wrong.append((e.file, e.expected, res.kind))
         assert all(is_solution(e.puzzle, s) for s in res.solutions), e.file
-        if res.status == "multiple":
+        if res.verdict == "multiple":
             assert len(res.solutions) == 2
             assert not np.array_equal(res.solutions[0], res.solutions[1]), e.file
-        if e.puzzle.goal is not None and res.status == "unique":
+        if e.puzzle.goal is not None and res.verdict == "unique":
             assert np.array_equal(res.solution, e.puzzle.goal), e.file
     assert wrong == []
 
@@ -41,10 +41,13 @@ def test_forever_needs_search_and_is_unique():
     require_shared("corpora", "nonogram", "webpbn")
     (forever,) = [e for e in load_corpus("webpbn") if "06574" in e.file]
     res = solve(forever.puzzle)
-    assert (res.status, res.line_solvable) == ("unique", False)
+    assert (res.verdict, res.line_solvable) == ("unique", False)
     assert res.guesses > 0 and res.probes > 0
-    # plain DFS without probing stays bounded: it must give up at the node limit, not hang
-    assert solve(forever.puzzle, probing=False, max_nodes=200).status == "limit"
+    dfs = solve(forever.puzzle, method="search")
+    assert dfs.verdict == "unique" and np.array_equal(dfs.solution, res.solution)
+    # plain DFS without probing needs more than 200 nodes: it must stop there, not hang
+    short = solve(forever.puzzle, method="search", probing=False, max_nodes=200)
+    assert short.verdict == "limit" and short.expanded == 200
 
 
 def test_writeup_method_agrees_where_it_succeeds():

@@ -1,7 +1,8 @@
 """Nonograms: puzzles and file formats, line solvers, propagation / probing / search, pictures.
 
-`solve(puzzle)` gives a verdict (unique / multiple / none), whether line logic alone
-sufficed, the solutions and statistics; `solve_writeup` is the write-up's enumeration
+`solve(puzzle)` gives a `NonogramResult` on the lab's result protocol: a verdict (unique /
+multiple / unsolvable / limit), whether line logic alone sufficed, the solutions, the states
+of the solve and statistics; `solve_writeup` is the write-up's enumeration
 method, kept as the baseline.
 """
 
@@ -31,7 +32,15 @@ from .puzzle import (
     validate,
     write_non,
 )
-from .solver import Result, Step, is_line_solvable, propagate, solve, solve_steps
+from .solver import (
+    Deduction,
+    NonogramResult,
+    Step,
+    is_line_solvable,
+    propagate,
+    solve,
+    solve_steps,
+)
 from .writeup import WriteupResult, solve_writeup, total_arrangements
 
 __all__ = [
@@ -39,8 +48,9 @@ __all__ = [
     "FILLED",
     "UNKNOWN",
     "Clue",
+    "Deduction",
     "Puzzle",
-    "Result",
+    "NonogramResult",
     "Step",
     "WriteupResult",
     "arrangements",

@@ -15,6 +15,7 @@ Formats read here:
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InvalidPuzzleError, ParseError
+from ..checks import read_text
+from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 
 Clue = tuple[int, ...]
 Shape = tuple[int, int]
@@ -50,16 +52,31 @@ def line_clue(line: Iterable) -> Clue:
 
 
 def _normalise_clue(clue: Iterable, where: str) -> Clue:
-    """A clue as a tuple of positive ints ([0] and [] both mean an empty line)."""
-    try:
-        values = [int(v) for v in clue]
-    except (TypeError, ValueError) as exc:
-        raise InvalidPuzzleError(f"{where}: clue {clue!r} is not a list of integers") from exc
+    """A clue as a tuple of positive ints ([0] and [] both mean an empty line).
+
+    Floats (even 2.0), NaN, inf, bools and strings are refused, not truncated.
+    """
+    if isinstance(clue, (str, bytes)) or not isinstance(clue, Iterable):
+        raise InvalidPuzzleError(f"{where}: clue {clue!r} is not a list of integers")
+    values = []
+    for v in clue:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise InvalidPuzzleError(
+                f"{where}: clue {clue!r} holds {v!r}; block lengths must be whole numbers"
+            )
+        values.append(int(v))
     if any(v < 0 for v in values):
         raise InvalidPuzzleError(f"{where}: clue {values} has a negative block length")
     if 0 in values and len(values) > 1:
         raise InvalidPuzzleError(f"{where}: clue {values} mixes 0 with blocks (0 = empty line)")
     return tuple(v for v in values if v > 0)
+
+
+def _lines(clues: object, what: str) -> list:
+    """The clue list of one side, refusing strings and non-iterables."""
+    if isinstance(clues, (str, bytes)) or not isinstance(clues, Iterable):
+        raise InvalidPuzzleError(f"{what} clues must be a list of clues, got {clues!r}")
+    return list(clues)
 
 
 @dataclass(frozen=True)
@@ -73,18 +90,38 @@ class Puzzle:
     meta: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        rows = tuple(_normalise_clue(c, f"row {i + 1}") for i, c in enumerate(self.rows))
-        cols = tuple(_normalise_clue(c, f"column {j + 1}") for j, c in enumerate(self.cols))
+        rows = _lines(self.rows, "row")
+        cols = _lines(self.cols, "column")
+        rows = tuple(_normalise_clue(c, f"row {i + 1}") for i, c in enumerate(rows))
+        cols = tuple(_normalise_clue(c, f"column {j + 1}") for j, c in enumerate(cols))
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
+        if not isinstance(self.title, str) or any(ch in self.title for ch in "\r\n"):
+            raise InvalidPuzzleError(f"title must be one line of text, got {self.title!r}")
         validate(self)
         if self.goal is not None:
-            goal = np.asarray(self.goal, dtype=bool)
-            if goal.shape != self.shape:
-                raise InvalidPuzzleError(
-                    f"goal has shape {goal.shape}, expected {self.shape} (height, width)"
-                )
-            object.__setattr__(self, "goal", goal)
+            object.__setattr__(self, "goal", self._checked_goal(self.goal))
+
+    def _checked_goal(self, goal: object) -> np.ndarray:
+        """The goal as a boolean grid of the puzzle's shape that satisfies every clue."""
+        try:
+            g = np.asarray(goal)
+        except (TypeError, ValueError) as exc:
+            raise InvalidPuzzleError(f"goal is not a grid: {exc}") from exc
+        if g.shape != self.shape or g.dtype.kind not in "biu":
+            raise InvalidPuzzleError(
+                f"goal must be a {self.shape[0]}x{self.shape[1]} grid of 0/1 (height, width), "
+                f"got shape {g.shape} of {g.dtype}"
+            )
+        g = g.astype(bool)
+        for kind, lines, clues in (("row", g, self.rows), ("column", g.T, self.cols)):
+            for i, (line, clue) in enumerate(zip(lines, clues, strict=True)):
+                if line_clue(line) != clue:
+                    raise InvalidPuzzleError(
+                        f"goal contradicts {kind} {i + 1}: its runs are {line_clue(line)}, "
+                        f"the clue is {clue}"
+                    )
+        return g
 
     @property
     def shape(self) -> Shape:
@@ -141,17 +178,40 @@ def from_grid(grid: Sequence | np.ndarray, title: str = "") -> Puzzle:
     )
 
 
-def is_solution(puzzle: Puzzle, grid: np.ndarray) -> bool:
-    """Does this complete grid satisfy every row and column clue?"""
-    g = np.asarray(grid)
-    if g.shape != puzzle.shape:
+def is_solution(puzzle: Puzzle, grid: object) -> bool:
+    """Does `grid` (bool, 0/1 or FILLED/EMPTY cells) satisfy every clue? Never raises.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The clues.
+    grid : array-like, shape (height, width)
+        A complete grid: booleans, 0/1, or int8 FILLED (1) / EMPTY (-1). Unknown cells,
+        other values, other shapes or anything that is not a grid give False.
+
+    Returns
+    -------
+    bool
+    """
+    try:
+        if not isinstance(puzzle, Puzzle):
+            return False
+        g = np.asarray(grid)
+        if g.shape != puzzle.shape or g.dtype.kind not in "biu":
+            return False
+        if g.dtype.kind != "b":
+            if g.dtype.kind == "i" and np.any(g < 0):  # FILLED / EMPTY encoding
+                if not np.all((g == FILLED) | (g == EMPTY)):
+                    return False
+                g = g == FILLED
+            elif not np.all((g == 0) | (g == 1)):
+                return False
+            g = g.astype(bool)
+        return all(line_clue(r) == c for r, c in zip(g, puzzle.rows, strict=True)) and all(
+            line_clue(col) == c for col, c in zip(g.T, puzzle.cols, strict=True)
+        )
+    except (TypeError, ValueError, OverflowError):
         return False
-    if g.dtype != bool and np.any(g == UNKNOWN):
-        return False
-    g = g == FILLED if g.dtype != bool else g
-    return all(line_clue(r) == c for r, c in zip(g, puzzle.rows, strict=True)) and all(
-        line_clue(col) == c for col, c in zip(g.T, puzzle.cols, strict=True)
-    )
 
 
 # ----------------------------------------------------------------------------- readers
@@ -286,6 +346,8 @@ def format_non(puzzle: Puzzle) -> str:
     out = []
     for key in ("catalogue", "title", "by", "copyright", "license"):
         value = puzzle.title if key == "title" and puzzle.title else puzzle.meta.get(key)
+        if value and (not isinstance(value, str) or any(ch in value for ch in "\r\n")):
+            raise InvalidPuzzleError(f".non {key} must be one line of text, got {value!r}")
         if value:
             out.append(f"{key} {value}" if key == "license" else f'{key} "{value}"')
     out += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
@@ -297,37 +359,73 @@ def format_non(puzzle: Puzzle) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_non(puzzle: Puzzle, path: str | Path) -> Path:
-    """Write the puzzle as a `.non` file (atomically)."""
+def write_non(puzzle: Puzzle, path: str | Path, overwrite: bool = False) -> Path:
+    """Write the puzzle as a `.non` file (atomically) that `read_puzzle` reads back.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    path : str or Path
+    overwrite : bool
+        Replace an existing file with different content (refused otherwise).
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    PuzzleError
+        A title or metadata value that would break the file (a newline), or an existing
+        different file without ``overwrite=True``.
+    """
     from ..paths import atomic_write_text
 
-    return atomic_write_text(path, format_non(puzzle))
+    text = format_non(puzzle)
+    target = Path(path)
+    if target.exists() and not overwrite:
+        try:
+            same = target.read_text(encoding="utf-8") == text
+        except (OSError, UnicodeDecodeError):
+            same = False
+        if not same:
+            raise PuzzleError(f"{target} exists with other content; pass overwrite=True")
+    return atomic_write_text(target, text)
 
 
 def parse_nin(text: str, title: str = "") -> Puzzle:
-    """Read a `.nin` puzzle: 'W H', H row lines, W column lines; anything after is ignored."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
+    """Read a `.nin` puzzle: 'W H', then H row lines and W column lines, one clue per line.
+
+    As in Jakub Wilk's corpus and solver, lines are positional: a blank line (or `0`) is an
+    empty clue, never skipped. Blank lines before the header and anything after the W + H
+    clue lines (data142 repeats its block) are ignored.
+    """
+    lines = text.splitlines()
+    start = next((k for k, ln in enumerate(lines) if ln.strip()), None)
+    if start is None:
         raise ParseError(".nin: empty file; expected 'width height' on line 1")
-    head = _numbers(lines[0], ".nin line 1")
+    head = _numbers(lines[start], f".nin line {start + 1}")
     if len(head) != 2 or min(head) <= 0:
-        raise ParseError(f".nin line 1: expected 'width height', got {lines[0]!r}")
+        raise ParseError(f".nin line {start + 1}: expected 'width height', got {lines[start]!r}")
     width, height = head
-    if len(lines) < 1 + height + width:
+    body = lines[start + 1 : start + 1 + height + width]
+    if len(body) < height + width:
         raise ParseError(
-            f".nin: {len(lines) - 1} clue lines; expected {height} rows + {width} columns"
+            f".nin: {len(body)} clue lines after the header; expected {height} rows + "
+            f"{width} columns (a blank line counts as an empty clue)"
         )
-    clues = [tuple(_numbers(lines[1 + k], f".nin line {2 + k}")) for k in range(height + width)]
+    clues = [tuple(_numbers(line, f".nin line {start + 2 + k}")) for k, line in enumerate(body)]
     return Puzzle(clues[:height], clues[height:], title=title)
 
 
 def read_puzzle(path: str | Path) -> Puzzle:
     """Read a puzzle file by its extension: .non, .nin, or .csv (the write-up's layout)."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8-sig")
     readers = {".non": parse_non, ".nin": parse_nin, ".csv": parse_writeup_csv}
     if path.suffix.lower() not in readers:
         raise ParseError(f"{path.name}: unknown puzzle format; expected .non, .nin or .csv")
+    text = read_text(path, "puzzle file")
     try:
         return readers[path.suffix.lower()](text, title=path.stem)
     except (ParseError, InvalidPuzzleError) as exc:

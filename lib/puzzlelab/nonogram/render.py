@@ -10,10 +10,10 @@ from matplotlib.colors import ListedColormap
 
 from ..plotting import animate
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle
-from .solver import Step
+from .solver import NonogramResult, Step, solve_steps
 
 # index = cell + 1: EMPTY (-1) white, UNKNOWN (0) grey, FILLED (1) black
-CELL_COLOURS = ListedColormap(["#ffffff", "#c8c8c8", "#111111"])
+CELL_COLORS = ListedColormap(["#ffffff", "#c8c8c8", "#111111"])
 
 
 def as_cells(puzzle: Puzzle, grid: np.ndarray | None) -> np.ndarray:
@@ -29,7 +29,7 @@ def as_cells(puzzle: Puzzle, grid: np.ndarray | None) -> np.ndarray:
 def _draw_cells(ax: plt.Axes, cells: np.ndarray) -> None:
     """The cells as an image with thin cell lines and thicker lines every five cells."""
     R, C = cells.shape
-    ax.imshow(cells + 1, cmap=CELL_COLOURS, vmin=0, vmax=2, interpolation="nearest")
+    ax.imshow(cells + 1, cmap=CELL_COLORS, vmin=0, vmax=2, interpolation="nearest")
     for x in range(C + 1):
         ax.vlines(x - 0.5, -0.5, R - 0.5, color="#888888", lw=1.2 if x % 5 == 0 else 0.4)
     for y in range(R + 1):
@@ -43,12 +43,29 @@ def _draw_cells(ax: plt.Axes, cells: np.ndarray) -> None:
 
 def draw_puzzle(
     puzzle: Puzzle,
-    grid: np.ndarray | None = None,
     ax: plt.Axes | None = None,
+    *,
+    grid: np.ndarray | None = None,
     title: str | None = None,
     clues: bool = True,
 ) -> plt.Axes:
-    """Draw a blank, partial or solved grid with row clues left and column clues on top."""
+    """Draw a blank, partial or solved grid with row clues left and column clues on top.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure sized to the puzzle when None).
+    grid : array, optional
+        None (blank), a boolean solution or an int8 partial grid (FILLED / EMPTY / UNKNOWN).
+    title : str, optional
+    clues : bool
+        Write the clues beside the grid.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
     R, C = puzzle.shape
     cells = as_cells(puzzle, grid)
     row_w = max((len(c) for c in puzzle.rows), default=1) if clues else 0
@@ -75,26 +92,51 @@ def draw_puzzle(
 
 
 def draw_steps(
-    puzzle: Puzzle, steps: Sequence[Step], ncols: int = 5, size: float = 1.6
+    steps: Sequence[Step] | NonogramResult,
+    ax: np.ndarray | Sequence[plt.Axes] | None = None,
+    *,
+    ncols: int = 5,
+    size: float = 1.6,
 ) -> plt.Figure:
-    """The solving steps as small multiples (one panel per pass, labelled with cells fixed)."""
+    """The solving steps as small multiples (one panel per step, labelled with cells fixed).
+
+    Parameters
+    ----------
+    steps : list of Step, or NonogramResult
+        From `solve_steps`, or a result whose `states` and `moves` are drawn.
+    ax : array of Axes, optional
+        One Axes per step (a new figure with `ncols` columns when None).
+    ncols, size : int, float
+        Layout of the new figure: panels per row and inches per panel.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    if isinstance(steps, NonogramResult):
+        steps = solve_steps(steps.puzzle, steps)
     n = len(steps)
-    nrows = (n + ncols - 1) // ncols
-    fig, axes = plt.subplots(nrows, ncols, figsize=(ncols * size, nrows * (size + 0.3)))
+    if ax is None:
+        nrows = (n + ncols - 1) // ncols
+        fig, axes = plt.subplots(nrows, ncols, figsize=(ncols * size, nrows * (size + 0.3)))
+    else:
+        axes = ax
     axes = np.atleast_1d(axes).ravel()
-    for ax, step in zip(axes, steps, strict=False):
-        _draw_cells(ax, as_cells(puzzle, step.grid))
+    fig = axes[0].figure
+    for a, step in zip(axes, steps, strict=False):
+        _draw_cells(a, np.asarray(step.grid, dtype=np.int8))
         extra = f"\n+{step.fixed} cells" if step.fixed else ""
-        ax.set_title(step.label + extra, fontsize=8)
-    for ax in axes[n:]:
-        ax.axis("off")
-    fig.tight_layout()
+        a.set_title(step.label + extra, fontsize=8)
+    for a in axes[n:]:
+        a.axis("off")
+    if ax is None:
+        fig.tight_layout()
     return fig
 
 
 def animate_steps(puzzle: Puzzle, steps: Sequence[Step], interval_ms: int = 500):
     """An animation of the steps with the clues shown (use plotting.to_html or save_gif)."""
-    ax = draw_puzzle(puzzle, steps[0].grid)
+    ax = draw_puzzle(puzzle, grid=steps[0].grid)
     fig = ax.figure
     image = ax.images[0]
 

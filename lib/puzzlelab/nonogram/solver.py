@@ -1,33 +1,39 @@
-"""Whole-grid solving: propagation, probing and depth-first search, with uniqueness verdicts.
+"""Whole-grid solving: propagation, probing, then a SAT solver or depth-first search.
 
-* Propagation keeps a work queue of rows and columns whose cells changed and runs the
-  complete line solver (`line._solve_line`) on each until nothing changes or a line has
-  no arrangement left (a contradiction).
+* Propagation runs the complete line solver (`line._solve_line`) on rows and columns whose
+  cells changed until nothing changes or a line has no arrangement left (a contradiction).
+  At the root it runs as alternating row and column passes so each pass is a picture
+  (`NonogramResult.states`); inside probing and search it uses a work queue.
 * Probing tries both values of each unknown cell that is on the border or next to a known
-  cell (as pbnsolve does; deep inside an unknown region a probe rarely tells anything) and
-  propagates each: if one value contradicts, the cell takes the other; if both succeed,
-  cells that agree in both outcomes are fixed too. It repeats until stable.
-* Depth-first search branches on an unknown cell of the most nearly decided line (filled
-  first), propagating and probing at each node, and stops after `max_solutions`
-  solutions; with the default 2 a single solution found by an exhausted search proves
-  uniqueness.
+  cell (as pbnsolve does) and propagates each: if one value contradicts, the cell takes the
+  other; cells that agree in both outcomes are fixed too. Skipped on very large residuals
+  (`PROBE_MAX_WORK`), where it costs cells x grid per round and rarely pays.
+* What is left goes to a CDCL SAT solver (`sat.py`: each line an automaton in CNF, a
+  blocking clause for the second solution) or, for residuals too large to encode cheaply,
+  to depth-first search branching on an unknown cell of the most nearly decided line.
 
 Propagation and probing run in numba; the search loop is plain Python (few nodes).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numba import njit
+from tqdm import tqdm
 
+from ..checks import choice, integer
 from ..errors import InvalidPuzzleError
-from .line import _solve_line, line_solve
+from ..results import Budget, Result
+from .line import _solve_line
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle, is_solution
+from .sat import sat_solutions
 
-Verdict = str  # "unique" | "multiple" | "none" | "found" (max_solutions=1) | "limit"
+PROBE_MAX_WORK = 2 * 10**7  # probe only when unknown cells x grid cells stays below this
+SAT_MAX_UNKNOWN = 40000  # encode residuals up to this many unknown cells for the SAT solver
+METHODS = ("auto", "sat", "search")
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -92,6 +98,46 @@ def _propagate(grid, rcl, roff, ccl, coff, dirty, fw, bw, stats) -> bool:
                             count += 1
                             inq[r] = True
     return True
+
+
+@njit(cache=True)
+def _line_pass(grid, rcl, roff, ccl, coff, dirty, rows, fw, bw, stats) -> int:
+    """Line-solve the dirty rows (or columns) once: cells fixed, or -1 on a clash.
+
+    Clears their dirty flags and marks the crossing lines of every changed cell dirty;
+    stats[0] counts line solves.
+    """
+    R, C = grid.shape
+    n = C if rows else R
+    count = R if rows else C
+    base = 0 if rows else R
+    other = R if rows else 0
+    line = np.empty(n, dtype=np.int8)
+    out = np.empty(n, dtype=np.int8)
+    fixed = 0
+    for i in range(count):
+        if not dirty[base + i]:
+            continue
+        dirty[base + i] = False
+        stats[0] += 1
+        for j in range(n):
+            line[j] = grid[i, j] if rows else grid[j, i]
+        if rows:
+            res = _solve_line(line, rcl[roff[i] : roff[i + 1]], out, fw, bw)
+        else:
+            res = _solve_line(line, ccl[coff[i] : coff[i + 1]], out, fw, bw)
+        if res < 0:
+            return -1
+        if res > 0:
+            for j in range(n):
+                if out[j] != line[j]:
+                    if rows:
+                        grid[i, j] = out[j]
+                    else:
+                        grid[j, i] = out[j]
+                    dirty[other + j] = True
+                    fixed += 1
+    return fixed
 
 
 @njit(cache=True)
@@ -215,6 +261,10 @@ class Compiled:
     fw: np.ndarray
     bw: np.ndarray
 
+    def args(self) -> tuple:
+        """The clue arrays in kernel order (rcl, roff, ccl, coff)."""
+        return self.rcl, self.roff, self.ccl, self.coff
+
 
 def _flatten(clues) -> tuple[np.ndarray, np.ndarray]:
     """Concatenated clue values and their offsets."""
@@ -230,15 +280,8 @@ def compile_puzzle(puzzle: Puzzle) -> Compiled:
     ccl, coff = _flatten(puzzle.cols)
     n = max(puzzle.shape) + 1
     k = max(len(c) for c in puzzle.rows + puzzle.cols) + 1
-    return Compiled(
-        puzzle.shape,
-        rcl,
-        roff,
-        ccl,
-        coff,
-        np.zeros((n, k), dtype=np.uint8),
-        np.zeros((n, k), dtype=np.uint8),
-    )
+    work = (np.zeros((n, k), dtype=np.uint8), np.zeros((n, k), dtype=np.uint8))
+    return Compiled(puzzle.shape, rcl, roff, ccl, coff, *work)
 
 
 def new_grid(puzzle: Puzzle) -> np.ndarray:
@@ -256,7 +299,7 @@ def propagate(
         raise InvalidPuzzleError(f"grid has shape {g.shape}, expected {cp.shape}")
     dirty = np.ones(sum(cp.shape), dtype=np.bool_)
     st = np.zeros(2, dtype=np.int64) if stats is None else stats
-    ok = _propagate(g, cp.rcl, cp.roff, cp.ccl, cp.coff, dirty, cp.fw, cp.bw, st)
+    ok = _propagate(g, *cp.args(), dirty, cp.fw, cp.bw, st)
     return g if ok else None
 
 
@@ -266,21 +309,34 @@ def is_line_solvable(puzzle: Puzzle) -> bool:
     return g is not None and bool(np.all(g != UNKNOWN))
 
 
-@dataclass
-class Result:
-    """The outcome of `solve`: a verdict, the solutions found and statistics."""
+@dataclass(frozen=True)
+class Deduction:
+    """One step from a state to the next: what ran (`kind`), a label, and cells it fixed."""
 
-    puzzle: Puzzle
-    status: Verdict
-    line_solvable: bool
-    solutions: list[np.ndarray]
-    propagated: np.ndarray | None = field(repr=False)  # the grid after line logic alone
+    kind: str  # "rows" / "columns" (a line-logic pass), "probe", "sat" or "search"
+    label: str
+    cells: int
+
+
+@dataclass(kw_only=True)
+class NonogramResult(Result):
+    """The outcome of `solve` on the lab's result protocol (`puzzlelab.results.Result`).
+
+    `verdict` is unique / multiple / unsolvable / limit (or feasible with
+    ``max_solutions=1``). `states` are int8 grids (FILLED / EMPTY / UNKNOWN): blank, after
+    each line-logic pass, after probing, and the first solution found by search; `moves`
+    are the `Deduction`s between them. `grid` holds the cells proven so far (the partial
+    answer when a budget ran out); `solutions` the boolean solutions found.
+    """
+
+    puzzle: Puzzle = field(repr=False)
+    solutions: list[np.ndarray] = field(default_factory=list, repr=False)
+    grid: np.ndarray | None = field(default=None, repr=False)
+    propagated: np.ndarray | None = field(default=None, repr=False)
+    line_solvable: bool = False
     line_solves: int = 0
     probes: int = 0
     guesses: int = 0
-    nodes: int = 0
-    depth: int = 0
-    seconds: float = 0.0
 
     @property
     def solution(self) -> np.ndarray | None:
@@ -290,113 +346,235 @@ class Result:
     @property
     def unique(self) -> bool:
         """Exactly one solution, proven."""
-        return self.status == "unique"
+        return self.verdict == "unique"
 
     @property
     def kind(self) -> str:
-        """The corpus class: LINE, BRANCH, MULT or NONE."""
-        if self.status == "multiple":
-            return "MULT"
-        if self.status == "unique":
+        """The corpus class: LINE, BRANCH, MULT, NONE (unsolvable), FEASIBLE or LIMIT."""
+        if self.verdict == "unique":
             return "LINE" if self.line_solvable else "BRANCH"
-        return self.status.upper()
+        return {"multiple": "MULT", "unsolvable": "NONE"}.get(self.verdict, self.verdict.upper())
 
-    def stats(self) -> dict:
-        """The statistics as a flat dict (for tables)."""
+    def details(self) -> dict[str, Any]:
+        """Nonogram counters: class, line-solvable, solutions found, probes, guesses, solves."""
         return {
-            "status": self.status,
             "class": self.kind,
             "line_solvable": self.line_solvable,
             "solutions": len(self.solutions),
-            "line_solves": self.line_solves,
             "probes": self.probes,
             "guesses": self.guesses,
-            "nodes": self.nodes,
-            "depth": self.depth,
-            "seconds": self.seconds,
+            "line_solves": self.line_solves,
         }
+
+
+def _root_passes(cp: Compiled, grid: np.ndarray, stats: np.ndarray, states, moves) -> bool:
+    """Line logic from `grid` as alternating row and column passes, one state per pass."""
+    dirty = np.ones(sum(cp.shape), dtype=np.bool_)
+    npass = 0
+    while dirty.any():
+        npass += 1
+        for rows, kind in ((True, "rows"), (False, "columns")):
+            fixed = _line_pass(grid, *cp.args(), dirty, rows, cp.fw, cp.bw, stats)
+            if fixed < 0:
+                moves.append(Deduction(kind, f"pass {npass} {kind}: contradiction", 0))
+                states.append(grid.copy())
+                return False
+            if fixed:
+                moves.append(Deduction(kind, f"pass {npass} {kind}", fixed))
+                states.append(grid.copy())
+    return True
+
+
+def _probe_worth(unknown: int, cells: int) -> bool:
+    """Is a probing round affordable (each probe may re-solve every line of the grid)?"""
+    return unknown * cells <= PROBE_MAX_WORK
+
+
+def _probe_root(cp: Compiled, grid: np.ndarray, stats: np.ndarray, states, moves) -> int:
+    """Probing at the root (skipped on huge residuals): -1 clash, 0 open, 1 solved."""
+    unknown = int(np.count_nonzero(grid == UNKNOWN))
+    if unknown == 0 or not _probe_worth(unknown, grid.size):
+        return 1 if unknown == 0 else 0
+    status = _probe(grid, *cp.args(), cp.fw, cp.bw, stats)
+    fixed = unknown - int(np.count_nonzero(grid == UNKNOWN))
+    if fixed or status < 0:
+        label = "probing: contradiction" if status < 0 else "probing"
+        moves.append(Deduction("probe", label, fixed))
+        states.append(grid.copy())
+    return status
+
+
+@dataclass
+class _Search:
+    """Depth-first search state: solutions, counters and whether the tree was exhausted."""
+
+    solutions: list
+    nodes: int = 0
+    guesses: int = 0
+    depth: int = 0
+    complete: bool = True
+
+
+def _dfs(cp, grid, stats, max_solutions, probing, budget, bar) -> _Search:
+    """Branch on the most nearly decided line's first unknown cell, propagating (and probing)."""
+    R, C = cp.shape
+    out = _Search([])
+    stack = [(grid.copy(), -1, -1, 0)]
+    dirty = np.zeros(R + C, dtype=np.bool_)
+    while stack and len(out.solutions) < max_solutions:
+        if budget.exhausted(out.nodes):
+            out.complete = False
+            break
+        g, r, c, d = stack.pop()
+        out.nodes += 1
+        bar.update()
+        out.depth = max(out.depth, d)
+        if r >= 0:
+            dirty[r] = dirty[R + c] = True
+            ok = _propagate(g, *cp.args(), dirty, cp.fw, cp.bw, stats)
+            dirty[:] = False
+            if not ok:
+                continue
+        unknown = int(np.count_nonzero(g == UNKNOWN))
+        if probing and unknown and _probe_worth(unknown, g.size):
+            status = _probe(g, *cp.args(), cp.fw, cp.bw, stats)
+            if status < 0:
+                continue
+            unknown = 0 if status > 0 else unknown
+        if unknown == 0:
+            out.solutions.append(g == FILLED)
+            continue
+        br, bc = _choose_cell(g)
+        out.guesses += 1
+        child = g.copy()
+        child[br, bc] = EMPTY
+        g[br, bc] = FILLED
+        stack.append((child, br, bc, d + 1))
+        stack.append((g, br, bc, d + 1))
+    return out
+
+
+def _sat(puzzle, grid, max_solutions, budget: Budget) -> _Search:
+    """The residual problem to the SAT solver; nodes = conflicts, guesses = decisions."""
+    left = None
+    if budget.max_seconds is not None:
+        left = max(budget.max_seconds - budget.elapsed(), 0.0)
+    sat = sat_solutions(puzzle, grid, max_solutions, budget.max_expanded, left)
+    return _Search(sat.solutions, sat.conflicts, int(sat.decisions), 0, sat.complete)
+
+
+def _verdict(found: int, complete: bool, max_solutions: int) -> str:
+    """unique / multiple / unsolvable / feasible / limit from what the search found."""
+    if found >= 2:
+        return "multiple"
+    if found == max_solutions == 1:
+        return "feasible"
+    if not complete:
+        return "limit"
+    return "unique" if found == 1 else "unsolvable"
 
 
 def solve(
     puzzle: Puzzle,
     max_solutions: int = 2,
+    *,
+    method: str = "auto",
     probing: bool = True,
     max_nodes: int | None = None,
-) -> Result:
-    """Solve by propagation, then probing + DFS; verdict unique / multiple / none.
+    max_seconds: float | None = None,
+    progress: bool = True,
+) -> NonogramResult:
+    """Solve by line logic and probing, then SAT or DFS; verdict unique / multiple / unsolvable.
 
-    With max_solutions=1 the search stops at the first solution ("found"). `max_nodes`
-    bounds the search (verdict "limit" when reached).
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The clues.
+    max_solutions : int
+        Stop after this many solutions (at least 1). The default 2 classifies: one solution
+        and a finished search prove uniqueness. With 1 the verdict is "feasible".
+    method : {"auto", "sat", "search"}
+        How the residual after line logic and probing is finished: a CDCL SAT solver
+        (python-sat's Glucose), depth-first search with propagation and probing at every
+        node, or "auto" (SAT unless more than `SAT_MAX_UNKNOWN` cells are unknown).
+    probing : bool
+        Probe cells at the root (and at DFS nodes).
+    max_nodes : int or None
+        Search budget: DFS nodes, or SAT conflicts. None = unlimited, 0 = stop at once
+        (line logic and probing still run).
+    max_seconds : float or None
+        Time budget for the search.
+    progress : bool
+        Show a tqdm bar on long solves (it appears after a second).
+
+    Returns
+    -------
+    NonogramResult
+        `verdict`, `solutions`, the proven cells `grid` (the partial answer on "limit"),
+        `states`/`moves` (line-logic passes, probing, search), `stats()` (expanded = search
+        nodes or SAT conflicts, generated = line solves) and `details()`.
+
+    Raises
+    ------
+    PuzzleError
+        `puzzle` is not a Puzzle, or a parameter is out of range.
     """
-    if max_solutions < 1:
-        raise InvalidPuzzleError(f"max_solutions must be at least 1, got {max_solutions}")
-    t0 = time.perf_counter()
+    if not isinstance(puzzle, Puzzle):
+        raise InvalidPuzzleError(f"solve expects a nonogram Puzzle, got {type(puzzle).__name__}")
+    max_solutions = integer(max_solutions, "max_solutions", minimum=1)
+    method = choice(method, "method", METHODS)
+    budget = Budget(max_nodes, max_seconds)
     cp = compile_puzzle(puzzle)
-    R, C = cp.shape
     stats = np.zeros(2, dtype=np.int64)
-    root = propagate(cp, None, stats)
-    line_solvable = root is not None and bool(np.all(root != UNKNOWN))
-    solutions: list[np.ndarray] = []
-    guesses = nodes = depth = 0
-    exhausted = True
-    if root is not None:
-        stack: list[tuple[np.ndarray, int, int, int]] = [(root, -1, -1, 0)]
-        dirty = np.zeros(R + C, dtype=np.bool_)
-        while stack:
-            if len(solutions) >= max_solutions or (max_nodes is not None and nodes >= max_nodes):
-                exhausted = False
-                break
-            grid, r, c, d = stack.pop()
-            nodes += 1
-            depth = max(depth, d)
-            if r >= 0:
-                dirty[r] = True
-                dirty[R + c] = True
-                ok = _propagate(grid, cp.rcl, cp.roff, cp.ccl, cp.coff, dirty, cp.fw, cp.bw, stats)
-                dirty[:] = False
-                if not ok:
-                    continue
-            if not np.any(grid == UNKNOWN):
-                solutions.append(grid == FILLED)
-                continue
-            if probing:
-                status = _probe(grid, cp.rcl, cp.roff, cp.ccl, cp.coff, cp.fw, cp.bw, stats)
-                if status < 0:
-                    continue
-                if status > 0:
-                    solutions.append(grid == FILLED)
-                    continue
-            br, bc = _choose_cell(grid)
-            guesses += 1
-            child0 = grid.copy()
-            child0[br, bc] = EMPTY
-            grid[br, bc] = FILLED
-            stack.append((child0, br, bc, d + 1))
-            stack.append((grid, br, bc, d + 1))
-        if stack and len(solutions) < max_solutions:
-            exhausted = False
-    if len(solutions) >= 2:
-        status = "multiple"
-    elif not exhausted and len(solutions) < max_solutions:
-        status = "limit"
-    elif len(solutions) == 1:
-        status = "unique" if exhausted else "found"
-    else:
-        status = "none"
-    for s in solutions:  # never hand back a wrong answer
-        assert is_solution(puzzle, s), "solver produced a grid that breaks a clue"
-    return Result(
-        puzzle,
-        status,
-        line_solvable,
-        solutions,
-        root,
+    grid = new_grid(puzzle)
+    states: list[np.ndarray] = [grid.copy()]
+    moves: list[Deduction] = []
+    ok = _root_passes(cp, grid, stats, states, moves)
+    propagated = grid.copy() if ok else None
+    line_solvable = ok and not np.any(grid == UNKNOWN)
+    search = _Search([])
+    if ok and line_solvable:
+        search.solutions.append(grid == FILLED)
+    elif ok:
+        status = _probe_root(cp, grid, stats, states, moves) if probing else 0
+        if status > 0:
+            search.solutions.append(grid == FILLED)
+        elif status == 0:
+            unknown = int(np.count_nonzero(grid == UNKNOWN))
+            use_sat = method == "sat" or (method == "auto" and unknown <= SAT_MAX_UNKNOWN)
+            desc = f"nonogram {puzzle.width}x{puzzle.height} " + ("sat" if use_sat else "dfs")
+            with tqdm(desc=desc, unit="node", delay=1.0, disable=not progress) as bar:
+                if use_sat:
+                    search = _sat(puzzle, grid, max_solutions, budget)
+                else:
+                    search = _dfs(cp, grid, stats, max_solutions, probing, budget, bar)
+            if search.solutions:
+                kind = "sat" if use_sat else "search"
+                first = np.where(search.solutions[0], FILLED, EMPTY).astype(np.int8)
+                moves.append(Deduction(kind, f"{kind}: first solution", unknown))
+                states.append(first)
+    verdict = _verdict(len(search.solutions), search.complete, max_solutions)
+    for s in search.solutions:  # never hand back a wrong answer
+        if not is_solution(puzzle, s):
+            raise RuntimeError("nonogram solver produced a grid that breaks a clue (a bug)")
+    return NonogramResult(
+        method=method,
+        verdict=verdict,
+        moves=moves,
+        states=states,
+        expanded=search.nodes,
+        generated=int(stats[0]),
+        max_frontier=search.depth,
+        seconds=budget.elapsed(),
+        note=budget.why() if verdict == "limit" else "",
+        puzzle=puzzle,
+        solutions=search.solutions,
+        grid=grid if ok else None,
+        propagated=propagated,
+        line_solvable=bool(line_solvable),
         line_solves=int(stats[0]),
         probes=int(stats[1]),
-        guesses=guesses,
-        nodes=nodes,
-        depth=depth,
-        seconds=time.perf_counter() - t0,
+        guesses=search.guesses,
     )
 
 
@@ -405,45 +583,15 @@ def solve(
 
 @dataclass(frozen=True)
 class Step:
-    """One picture of the solving process: the grid after a pass, and what the pass did."""
+    """One picture of the solving process: the grid after a step, and what the step did."""
 
     grid: np.ndarray  # int8: FILLED / EMPTY / UNKNOWN
     label: str
     fixed: int  # cells newly fixed by this step
 
 
-def solve_steps(puzzle: Puzzle, result: Result | None = None) -> list[Step]:
-    """Pictures of the solve: blank, then each row pass and column pass of line logic, then search.
-
-    Like the write-up (a picture per pass), but with the complete DP line solver. When line
-    logic stalls, a last step shows the solution found by search (if any).
-    """
-    grid = new_grid(puzzle)
-    steps = [Step(grid.copy(), "blank", 0)]
-    npass = 0
-    while True:
-        npass += 1
-        total = 0
-        for kind in ("rows", "columns"):
-            fixed = 0
-            clues = puzzle.rows if kind == "rows" else puzzle.cols
-            view = grid if kind == "rows" else grid.T
-            for i, clue in enumerate(clues):
-                out = line_solve(clue, view[i])
-                if out is None:
-                    steps.append(Step(grid.copy(), f"pass {npass} {kind}: contradiction", 0))
-                    return steps
-                fixed += int(np.sum(out != view[i]))
-                view[i] = out
-            if fixed:
-                steps.append(Step(grid.copy(), f"pass {npass} {kind}", fixed))
-            total += fixed
-        if total == 0 or not np.any(grid == UNKNOWN):
-            break
-    if np.any(grid == UNKNOWN):
-        result = result or solve(puzzle)
-        if result.solution is not None:
-            final = np.where(result.solution, FILLED, EMPTY).astype(np.int8)
-            unknown = int(np.sum(grid == UNKNOWN))
-            steps.append(Step(final, f"search ({result.status})", unknown))
-    return steps
+def solve_steps(puzzle: Puzzle, result: NonogramResult | None = None) -> list[Step]:
+    """The result's states as labelled pictures: blank, each line-logic pass, probing, search."""
+    result = result if result is not None else solve(puzzle, progress=False)
+    labels = [("blank", 0)] + [(m.label, m.cells) for m in result.moves]
+    return [Step(g, lab, n) for g, (lab, n) in zip(result.states, labels, strict=True)]

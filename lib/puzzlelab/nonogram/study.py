@@ -1,7 +1,9 @@
 """Studies over many puzzles: the shared corpora, random grids, and exhaustive small sizes.
 
 * `load_corpus(name)`: the puzzles of ../shared/corpora/nonogram/<name> with their expected
-  class (LINE / BRANCH / MULT) from expected.tsv.
+  class (LINE / BRANCH / MULT) from expected.tsv; `corpus_table` solves them into a table.
+* `random_puzzle` / `swapped_puzzle`: the hard cases of issue 12 (random pictures, and
+  pictures with two rows swapped, which usually have no solution).
 * `random_study`: grids drawn cell by cell with a fill density; how many are unique and how
   many line-solvable (with Wilson 95% intervals).
 * `exhaustive_counts`: every grid of a small size. A grid is unique exactly when no other
@@ -12,9 +14,11 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,12 +27,15 @@ import pandas as pd
 from numba import njit
 from tqdm import tqdm
 
+from ..checks import read_text
 from ..errors import CacheError, TooLargeError
-from ..paths import atomic_write_text, cache_dir, shared_dir
+from ..paths import atomic_write_text, cache_dir, data_dir, shared_dir
 from .puzzle import Puzzle, from_grid, line_clue, read_puzzle
 from .solver import _propagate, solve
+from .writeup import total_arrangements
 
 CORPORA = ("mikix", "jwilk", "webpbn")
+HARD_CORPORA = ("webpbn-hard",)
 
 # Published figures for 5x5 (all 2^25 grids): unique, and solvable by line logic alone.
 PUBLISHED_5X5 = {"grids": 33_554_432, "unique": 25_309_575, "line_solvable": 24_976_511}
@@ -57,6 +64,76 @@ def load_corpus(name: str) -> list[CorpusEntry]:
     with open(base / "expected.tsv", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     return [CorpusEntry(name, r["file"], read_puzzle(base / r["file"]), r["class"]) for r in rows]
+
+
+def corpus_table(entries: Iterable[CorpusEntry], **solve_args) -> pd.DataFrame:
+    """One row per corpus puzzle: size, expected class, ours, effort and CPU seconds.
+
+    Parameters
+    ----------
+    entries : iterable of CorpusEntry
+        From `load_corpus`.
+    **solve_args
+        Passed to `solve` (e.g. ``max_seconds``, ``method``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns corpus, file, size, cells, expected, ours, agree, verdict, line_known
+        (fraction of cells line logic fixes), probes, guesses, expanded, cpu_s and
+        writeup_arrangements (what the write-up's method would list).
+    """
+    rows = []
+    for e in entries:
+        t0 = time.process_time()
+        res = solve(e.puzzle, max_solutions=2, progress=False, **solve_args)
+        cpu = time.process_time() - t0
+        known = 0.0 if res.propagated is None else float(np.mean(res.propagated != 0))
+        rows.append(
+            {
+                "corpus": e.corpus,
+                "file": e.file,
+                "size": f"{e.puzzle.width}x{e.puzzle.height}",
+                "cells": e.puzzle.width * e.puzzle.height,
+                "expected": e.expected,
+                "ours": res.kind,
+                "agree": res.kind == e.expected,
+                "verdict": res.verdict,
+                "line_known": known,
+                "probes": res.probes,
+                "guesses": res.guesses,
+                "expanded": res.expanded,
+                "cpu_s": cpu,
+                "writeup_arrangements": total_arrangements(e.puzzle),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def random_puzzle(size: int, density: float, seed: int) -> Puzzle:
+    """The puzzle of a seeded random size x size picture (each cell filled with `density`)."""
+    rng = np.random.default_rng(seed)
+    grid = random_grid((size, size), density, rng)
+    return from_grid(grid, title=f"random {size}x{size} p={density:.2f} seed={seed}")
+
+
+def swapped_puzzle(size: int, density: float, seed: int, rows: tuple[int, int] = (0, 1)) -> Puzzle:
+    """A random picture's puzzle with two row clues swapped (usually no solution)."""
+    p = random_puzzle(size, density, seed)
+    clues = list(p.rows)
+    a, b = rows
+    clues[a], clues[b] = clues[b], clues[a]
+    return Puzzle(clues, p.cols, title=f"{p.title}, rows {a + 1} and {b + 1} swapped")
+
+
+def hard_timings(path: str | Path | None = None) -> pd.DataFrame:
+    """The committed per-puzzle timings of ours vs CP-SAT (data/nonogram/hard_timings.csv).
+
+    Written by `benchmarks/bench_nonogram.py --hard`, since CP-SAT is a benchmark-only
+    dependency; the notebook plots it.
+    """
+    target = Path(path) if path is not None else data_dir("nonogram", "hard_timings.csv")
+    return pd.read_csv(io.StringIO(read_text(target, "timings table")))
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -96,8 +173,8 @@ def random_study(
                     line += 1
                     bar.update()
                     continue
-                res = solve(from_grid(grid), max_solutions=2)
-                unique += res.status == "unique"
+                res = solve(from_grid(grid), max_solutions=2, progress=False)
+                unique += res.verdict == "unique"
                 line += res.line_solvable
                 bar.update()
             lo_u, hi_u = wilson(unique, n_samples)
@@ -275,7 +352,7 @@ def exhaustive_counts_reference(shape: tuple[int, int]) -> ExhaustiveCounts:
         key = (tuple(line_clue(r) for r in grid), tuple(line_clue(c) for c in grid.T))
         seen[key] = seen.get(key, 0) + 1
         if grid.any():
-            line += solve(from_grid(grid)).line_solvable
+            line += solve(from_grid(grid), progress=False).line_solvable
         else:
             line += 1
     unique = sum(1 for v in seen.values() if v == 1)
