@@ -543,3 +543,27 @@ def test_missing_file_is_a_parse_error(tmp_path):
     """A missing samples file says where it looked."""
     with pytest.raises(ParseError, match="does not exist"):
         read_samples(tmp_path / "absent.csv")
+
+
+def test_figures_of_the_study():
+    """The study's figures draw the numbers they are given (two panels, risk, matrix)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from puzzlelab.patterns import draw_pool_estimate, draw_risk
+    from puzzlelab.plotting import draw_matrix
+
+    est = estimate_pool_size(80, 48)
+    left, right = draw_pool_estimate(est)
+    assert "57–94" in right.get_title() and left.get_xlim()[1] >= 100
+    ax = draw_risk((70, 80))
+    assert [round(line.get_xdata()[0]) for line in ax.lines if line.get_linestyle() == ":"] == [
+        487,
+        557,
+    ]
+    _, ax = plt.subplots()
+    draw_matrix(WRITEUP_SHARED, ax)
+    assert [t.get_text() for t in ax.texts][:3] == ["60", "33", "41"]
+    plt.close("all")

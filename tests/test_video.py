@@ -29,7 +29,7 @@ from puzzlelab.video import (
 )
 from puzzlelab.video.extract import block_change
 from puzzlelab.video.pictures import cell_box, normalize_rows, tile_image
-from puzzlelab.video.synth import draw_board
+from puzzlelab.video.synth import render_board
 from puzzlelab.video.writeup import bin_positions
 
 SIZE = (320, 180)
@@ -333,6 +333,41 @@ def test_read_board_reads_any_drawn_arrangement(state, picture):
     side = 90
     screen = np.full((180, 320, 3), 20, np.uint8)
     bgr = cv2.cvtColor(pics[picture - 1], cv2.COLOR_RGB2BGR)
-    screen[40 : 40 + side, 100 : 100 + side] = draw_board(bgr, tuple(state), side)
+    screen[40 : 40 + side, 100 : 100 + side] = render_board(bgr, tuple(state), side)
     reading = read_board(screen, (100, 40, side), tile_templates(pics))
     assert reading.state == tuple(state) and reading.picture == picture
+
+
+# ---- figures --------------------------------------------------------------------------------
+
+
+def test_figures_draw_what_they_are_given(plain, pictures):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from puzzlelab.video import (
+        decode_only,
+        draw_change_traces,
+        draw_frames,
+        draw_pictures,
+        draw_tracked,
+    )
+
+    path, truth = plain
+    assert decode_only(path) == truth.attrs["n_frames"]
+    axes = draw_pictures(pictures)
+    assert [a.get_title() for a in axes][:2] == ["1: astronaut", "2: coffee"]
+    assert len(axes[0].texts) == 9  # every cell labelled, B for the blank
+    shots = draw_frames(path, {"puzzle": int(truth.iloc[0]["frame"])})
+    assert shots[0].get_title() == f"frame {int(truth.iloc[0]['frame'])}: puzzle"
+    ours = extract_states(path, pictures, progress=False)
+    theirs = extract_states_writeup(
+        path, pictures, board_side=truth.attrs["board"][2], progress=False
+    )
+    top, bottom = draw_change_traces(truth, ours, theirs, n_show=2)
+    assert len(bottom.lines[0].get_ydata()) == int(truth.iloc[1]["end_frame"]) + 10
+    ax = draw_tracked(path, ours.iloc[0])
+    assert ours.iloc[0]["state"] in ax.get_title()
+    plt.close("all")

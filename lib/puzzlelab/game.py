@@ -22,7 +22,7 @@ GAME_SHAPE = (3, 3)
 N_PICTURES = 6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PatternPool:
     """The shuffles a game draws from, with their probabilities."""
 
@@ -72,7 +72,7 @@ def make_pool(
     rng = np.random.default_rng(seed)
     chosen = np.sort(rng.choice(band, size=n_patterns, replace=False))
     weights = rng.dirichlet(np.full(n_patterns, float(concentration)))
-    return PatternPool(tuple(table.states(chosen)), weights)
+    return PatternPool(states=tuple(table.states(chosen)), weights=weights)
 
 
 def sample_openings(

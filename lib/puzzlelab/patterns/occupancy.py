@@ -66,6 +66,9 @@ def expected_distinct(
     pool: int | None, n_samples: int | np.ndarray, weights: Sequence[float] | None = None
 ) -> float | np.ndarray:
     """E[D]: expected distinct patterns in n draws, N(1 - (1 - 1/N)^n), or sum 1 - (1 - p)^n."""
+    if weights is None and type(pool) is int and type(n_samples) is int:  # the common scalar case
+        if pool > 1 and n_samples >= 0:
+            return pool * -math.expm1(n_samples * math.log1p(-1.0 / pool))
     n = _samples_array(n_samples)
     if weights is not None:
         p = probabilities(weights)

@@ -6,10 +6,11 @@ write-up's method for comparison; `score_extraction` checks either against groun
 `puzzlelab.patterns.write_samples` stores the readings as data/last_origin/samples.csv.
 """
 
-from .annotate import annotate_frame, change_trace, read_frame
+from .annotate import annotate_frame, change_trace, decode_only, read_frame
 from .evaluate import Accuracy, score_extraction
 from .extract import Reading, extract_states, read_board
 from .pictures import PICTURE_NAMES, load_pictures, tile_templates, validate_pictures
+from .plots import draw_change_traces, draw_frames, draw_pictures, draw_tracked
 from .synth import board_rect, cached_recording, synthesize_recording
 from .writeup import extract_states_writeup
 
@@ -21,6 +22,11 @@ __all__ = [
     "board_rect",
     "cached_recording",
     "change_trace",
+    "decode_only",
+    "draw_change_traces",
+    "draw_frames",
+    "draw_pictures",
+    "draw_tracked",
     "extract_states",
     "extract_states_writeup",
     "load_pictures",

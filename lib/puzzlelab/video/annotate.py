@@ -120,3 +120,15 @@ def _similarity(a: np.ndarray, b: np.ndarray) -> float:
     if a.std() < 1e-6 or b.std() < 1e-6:
         return float("nan")
     return float(cv2.matchTemplate(a, b, cv2.TM_CCOEFF_NORMED)[0, 0])
+
+
+def decode_only(video_path: str | Path) -> int:
+    """Read every frame with OpenCV and do nothing else (the speed floor); the frame count."""
+    cap = open_video(video_path)
+    n = 0
+    try:
+        while cap.read()[0]:
+            n += 1
+    finally:
+        cap.release()
+    return n

@@ -39,7 +39,7 @@ TEMPLATE = 16  # cells and tiles are compared at TEMPLATE x TEMPLATE pixels
 CELL_MARGIN = 0.15  # fraction of a cell trimmed on each side (borders, misalignment)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Reading:
     """What one frame shows inside one board rectangle."""
 
@@ -110,7 +110,14 @@ def read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading 
     for t, c in zip(tiles, cells_, strict=True):
         state[c] = TILE_LABELS[t]
     others = [s for q, s in enumerate(scores) if q != p]
-    return Reading(rect, p + 1, tuple(state), score, weakest, max(others, default=0.0))
+    return Reading(
+        rect=rect,
+        picture=p + 1,
+        state=tuple(state),
+        score=score,
+        confidence=weakest,
+        runner_up=max(others, default=0.0),
+    )
 
 
 def change_box(thumb: np.ndarray, background: np.ndarray, level: float = 20.0):
@@ -280,7 +287,7 @@ def extract_states(
     cap = open_video(video_path)
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
-    ex = _Extractor(templates, accept, margin)
+    ex = _Extractor(templates=templates, accept=accept, margin=margin)
     trace: list[float] = []
     recent: deque[float] = deque(maxlen=int(2 * fps))
     prev_frame = prev_thumb = None

@@ -88,7 +88,7 @@ def screensaver(size: tuple[int, int], n_frames: int, seed: int) -> tuple[np.nda
     return canvas, np.stack([xs, ys], axis=1)
 
 
-def draw_board(picture_bgr: np.ndarray, state: State | None, side: int) -> np.ndarray:
+def render_board(picture_bgr: np.ndarray, state: State | None, side: int) -> np.ndarray:
     """The panel's content: the solved picture (state None) or the shuffled tiles with borders."""
     full = cv2.resize(picture_bgr, (side, side), interpolation=cv2.INTER_AREA)
     if state is None:
@@ -219,9 +219,9 @@ def synthesize_recording(
             pic = bgr_pictures[row.picture - 1]
             emit(None, gap)
             answer_frame = frame_no
-            emit(draw_board(pic, None, side), answer)
+            emit(render_board(pic, None, side), answer)
             first = frame_no
-            emit(draw_board(pic, row.state, side), puzzle)
+            emit(render_board(pic, row.state, side), puzzle)
             rows.append((row.opening, answer_frame, first, frame_no - 1))
         emit(None, lead_out)
         bar.close()

@@ -1,0 +1,90 @@
+"""Figures of the video study (notebook 03): pictures, frames, change traces, a tracked board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ..game import GAME_GOAL
+from .annotate import annotate_frame, read_frame
+from .pictures import PICTURE_NAMES
+
+
+def _axes(ax, n: int, size: tuple[float, float]):
+    """`ax` as a list of n axes, or a new row of n."""
+    if ax is None:
+        _, ax = plt.subplots(1, n, figsize=size)
+    return list(np.atleast_1d(ax))
+
+
+def draw_pictures(pictures, ax=None, *, names=PICTURE_NAMES):
+    """The game's pictures in a row, each tile labelled as in the solved board (B = blank)."""
+    axes = _axes(ax, len(pictures), (2 * len(pictures), 2.4))
+    for k, (a, pic) in enumerate(zip(axes, pictures, strict=False), start=1):
+        a.imshow(pic)
+        side = pic.shape[0]
+        for cell, tile in enumerate(GAME_GOAL):
+            r, c = divmod(cell, 3)
+            label = str(tile) if tile else "B"
+            x, y = (c + 0.5) * side / 3, (r + 0.5) * side / 3
+            a.text(x, y, label, color="white", ha="center", va="center", fontsize=9, weight="bold")
+        a.set_title(f"{k}: {names[k - 1] if k <= len(names) else ''}", fontsize=8)
+        a.set_axis_off()
+    return axes
+
+
+def draw_frames(video: str | Path, frames: dict[str, int], ax=None):
+    """Frames of a video side by side, titled 'frame i: <key>'."""
+    axes = _axes(ax, len(frames), (4 * len(frames), 2.6))
+    for a, (title, index) in zip(axes, frames.items(), strict=False):
+        a.imshow(read_frame(video, index))
+        a.set_title(f"frame {index}: {title}", fontsize=9)
+        a.set_axis_off()
+    return axes
+
+
+def draw_change_traces(
+    truth: pd.DataFrame, ours: pd.DataFrame, writeup: pd.DataFrame, ax=None, *, n_show: int = 8
+):
+    """The write-up's similarity with its 0.5-0.8 band (top) and our block change (bottom).
+
+    Dotted lines mark each opening's solved picture (grey) and shuffled puzzle (red).
+    """
+    if ax is None:
+        _, ax = plt.subplots(2, 1, figsize=(12, 4.5), sharex=True)
+    top, bottom = ax
+    n_show = min(len(truth), n_show)
+    last = int(truth.iloc[n_show - 1]["end_frame"]) + 10 if n_show else len(ours.attrs["trace"])
+    similarity = writeup.attrs["trace"][:last]
+    top.plot(np.arange(len(similarity)), similarity, lw=1)
+    top.axhspan(0.5, 0.8, color="tab:orange", alpha=0.2, label="write-up's band 0.5-0.8")
+    top.set_ylabel("similarity to\nprevious frame")
+    top.legend(loc="lower right", fontsize=8)
+    change = np.maximum(ours.attrs["trace"][:last], 0.1)
+    bottom.semilogy(np.arange(len(change)), change, lw=1, color="tab:green")
+    bottom.axhline(8, color="k", lw=0.8, ls="--", label="cut (at least 8 grey levels)")
+    bottom.set(ylabel="block change\n(grey levels)", xlabel="frame")
+    bottom.legend(loc="upper right", fontsize=8)
+    for a in (top, bottom):
+        for _, row in truth.head(n_show).iterrows():
+            a.axvline(row["answer_frame"], color="grey", ls=":", lw=0.8)
+            a.axvline(row["frame"], color="tab:red", ls=":", lw=0.8)
+    return top, bottom
+
+
+def draw_tracked(video: str | Path, row: pd.Series, ax=None):
+    """The write-up's "tracking" picture: each tile's box and number on the frame read for `row`."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    frame = read_frame(video, int(row["frame"]) + 2)
+    rect = (row["x"], row["y"], row["side"])
+    tracked = annotate_frame(frame, rect, row["state"], picture=int(row["picture"]))
+    x, y, s = (int(v) for v in rect)
+    pad = s // 6
+    ax.imshow(tracked[max(0, y - pad) : y + s + pad, max(0, x - pad) : x + s + pad])
+    ax.set_title(f"picture {row['picture']}, state {row['state']}")
+    ax.set_axis_off()
+    return ax
