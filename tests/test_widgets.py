@@ -309,3 +309,15 @@ def test_any_tube_clicks_replay_and_report_the_bfs_optimum(actions):
                 assert not 0 <= action < 4
     assert WATER.level == LEVEL.play(WATER.history)[-1]
     assert WATER.pours_left == pours_bfs(WATER.level)
+
+
+def test_nonogram_stepper_on_the_result_protocol():
+    from puzzlelab.nonogram import from_grid
+    from puzzlelab.nonogram import solve as solve_nonogram
+
+    puzzle = from_grid(np.array([[1, 1, 0], [0, 1, 0], [1, 1, 1]], dtype=bool))
+    result = solve_nonogram(puzzle, progress=False)
+    st = w.stepper(result)  # the puzzle comes from result.puzzle
+    assert st.n_frames == len(result.states)
+    st.next_button.click()
+    assert st.caption.value.startswith(result.moves[0].label)

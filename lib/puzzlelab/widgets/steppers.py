@@ -145,8 +145,9 @@ def nonogram_stepper(
     puzzle : Puzzle
         The puzzle (for its clues).
     result : solver result, list of grids or list of steps, optional
-        The solver's result (its `states`, the grids after each pass); a list of grids; or a
-        list of `Step` (anything with `.grid` and `.label`). Default: ``solve(puzzle).states``.
+        The solver's result (its `states`, the grids after each pass, labelled by its `moves`);
+        a list of grids; or a list of `Step` (anything with `.grid` and `.label`).
+        Default: ``solve(puzzle)``.
     interval_ms, size : int, float
         Play speed, and the figure size in inches.
 
@@ -160,14 +161,13 @@ def nonogram_stepper(
     if result is None:
         from ..nonogram import solve
 
-        result = solve(puzzle)
-    if not isinstance(result, list | tuple) and not hasattr(result, "states"):
-        from ..nonogram import solve_steps  # a result from before the one protocol
-
-        result = solve_steps(puzzle, result)
+        result = solve(puzzle, progress=False)
     items = _nonempty(result_states(result), "nonogram")
     grids = [as_cells(puzzle, getattr(s, "grid", s)) for s in items]
+    moves = result_moves(result)  # Deductions (with a label) between the states
     names = [getattr(s, "label", None) for s in items]
+    if len(moves) == len(items) - 1 and not any(names):
+        names = ["blank"] + [getattr(m, "label", None) for m in moves]
     total = int(np.prod(puzzle.shape))
     last = len(grids) - 1
 
@@ -177,7 +177,7 @@ def nonogram_stepper(
         return f"{name}: {known} of {total} cells known"
 
     def draw(ax, i: int) -> None:
-        draw_puzzle(puzzle, grids[i], ax=ax, title=names[i] or f"step {i} of {last}")
+        draw_puzzle(puzzle, ax, grid=grids[i], title=names[i] or f"step {i} of {last}")
 
     rows, cols = puzzle.shape
     box = (size, size * (rows + 4) / (cols + 6))
