@@ -178,7 +178,6 @@ def test_small_pattern_table_equals_a_dictionary_01_bfs():
     # an independent 0-1 BFS over (cells of tiles 1, 2, 3, blank cell) on the 3x3 board
     from collections import deque
 
-
     pattern = (1, 2, 3)
     table = build_pattern_table(SHAPE3, GOAL3, pattern)
     start = (tuple(GOAL3.index(t) for t in pattern), GOAL3.index(0))

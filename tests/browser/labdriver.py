@@ -189,8 +189,13 @@ RUN_ALL = f"""() => {{
           err => {{ window.__puzzlelabRun = 'failed: ' + err; }});
 }}"""
 
-RUN_DONE = f"""() => window.__puzzlelabRun !== undefined
-  && {CURRENT}.sessionContext.kernelDisplayStatus === 'idle'"""
+RUN_DONE = f"""() => {{
+  const w = {CURRENT};
+  const ran = c => c.model.type !== 'code' || !c.model.sharedModel.getSource().trim()
+                   || c.model.executionCount !== null;
+  return window.__puzzlelabRun !== undefined && w.sessionContext.kernelDisplayStatus === 'idle'
+    && (window.__puzzlelabRun !== 'true' || w.content.widgets.every(ran));
+}}"""
 
 OUTPUTS = f"""() => {CURRENT}.content.widgets
   .filter(c => c.model.type === 'code')
@@ -205,8 +210,15 @@ def open_notebook(page, lab: Lab, name: str, timeout_ms: int = 120_000) -> None:
 
 def run_all(page, timeout_ms: int = 600_000) -> str:
     """Run all cells and wait until they finished and the kernel is idle; the run's result."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.evaluate(RUN_ALL)
-    page.wait_for_function(RUN_DONE, timeout=timeout_ms, polling=500)
+    try:  # done: the run resolved, the kernel is idle and every code cell has its count
+        page.wait_for_function(RUN_DONE, timeout=timeout_ms, polling=500)
+    except PlaywrightTimeout:
+        return f"timeout after {timeout_ms / 1000:.0f} s: " + str(
+            page.evaluate("() => window.__puzzlelabRun")
+        )
     return page.evaluate("() => window.__puzzlelabRun")
 
 
@@ -235,6 +247,16 @@ def widget_calls(path: Path) -> int:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     return sum(len(WIDGET_CALL.findall(src)) for src in code)
+
+
+def panel_outputs(page) -> int:
+    """Outputs in the run notebook that display a puzzlelab widget (widget view + PNG)."""
+    return sum(
+        1
+        for cell in page.evaluate(OUTPUTS)
+        for out in cell.get("outputs", [])
+        if {"application/vnd.jupyter.widget-view+json", "image/png"} <= set(out.get("data", {}))
+    )
 
 
 def rendered_widgets(page, expected: int, timeout_ms: int = 60_000) -> int:
