@@ -8,8 +8,10 @@ PARAMS ?= default
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 export PATH := $(abspath $(BIN)):$(PATH)
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# HTML reports: drop the saved widget state so widget cells show their static PNG (no CDN needed)
+STATIC_WIDGETS := --ClearMetadataPreprocessor.enabled=True --ClearMetadataPreprocessor.clear_cell_metadata=False
 
-.PHONY: help setup reports test lint format lab bench notebooks clean
+.PHONY: help setup reports test lint format lab screenshot bench notebooks clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -31,11 +33,16 @@ reports: setup  ## run every notebook with papermill into reports/ and render HT
 	    args="-f notebooks/params/$${name:0:2}_full.yaml"; fi; \
 	  echo "== $$name $$args"; \
 	  $(BIN)/papermill $$nb reports/$$name.ipynb -k python3 --cwd notebooks $$args --progress-bar; \
-	  $(BIN)/jupyter nbconvert --log-level WARN --to html reports/$$name.ipynb --output-dir reports/html; \
+	  $(BIN)/jupyter nbconvert --log-level WARN --to html reports/$$name.ipynb --output-dir reports/html \
+	    $(STATIC_WIDGETS); \
 	done
 
-test: setup lint  ## lint, unit/property tests and every notebook under nbval
-	$(BIN)/python -m pytest -q --durations=8 --nbval-lax --nbval-current-env -p no:cacheprovider tests notebooks
+test: setup lint  ## lint, unit/property tests, every notebook under nbval and in JupyterLab (Chromium)
+	@if [ -n "$$PUZZLELAB_SKIP_BROWSER" ]; then echo "== browser test: SKIPPED (PUZZLELAB_SKIP_BROWSER is set)"; \
+	elif c=$$(command -v $${PUZZLELAB_CHROMIUM:-chromium} || ls /usr/bin/chromium 2>/dev/null); then \
+	  echo "== browser test: RUNS (JupyterLab in headless $$c; screenshots in reports/browser/)"; \
+	else echo "== browser test: SKIPPED (no Chromium: apt-get install chromium, or set PUZZLELAB_CHROMIUM)"; fi
+	$(BIN)/python -m pytest -q -rs --durations=8 --nbval-lax --nbval-current-env -p no:cacheprovider tests notebooks
 
 lint: setup  ## ruff check + ruff format --check
 	$(BIN)/ruff check .
@@ -48,10 +55,14 @@ format: setup  ## apply ruff's formatting and safe fixes
 notebooks: setup  ## re-execute the committed notebooks in place with their defaults (outputs to commit)
 	@set -e; for nb in $(NOTEBOOKS); do echo "== $$nb"; \
 	  $(BIN)/jupyter nbconvert --log-level WARN --to notebook --execute --inplace \
-	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=1800 $$nb; done
+	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=1800 \
+	    --ExecutePreprocessor.store_widget_state=False $$nb; done
 
 lab: setup  ## open JupyterLab on notebooks/
 	$(BIN)/jupyter lab notebooks
+
+screenshot: setup  ## README's picture of the lab with a widget (docs/lab_widgets.png; needs Chromium)
+	$(BIN)/python tests/browser/labdriver.py docs/lab_widgets.png
 
 bench: setup  ## performance runs with side-by-side baselines (installs benchmark-only extras)
 	$(BIN)/python -m pip install -q -r benchmarks/requirements.txt
