@@ -81,9 +81,6 @@ class Problem:
         return 0
 
 
-SOLVED = ("optimal", "feasible")  # kept for old imports; see results.SOLVED
-
-
 @dataclass(kw_only=True)
 class SearchResult(Result):
     """What a generic search found (moves = the actions on the path) and its cost."""
@@ -445,20 +442,3 @@ ALGORITHMS = {
     "weighted_astar": weighted_astar,
     "greedy": greedy,
 }
-
-
-class Verdict:
-    """Transitional mixin for result classes not yet on `results.Result` (being removed)."""
-
-    verdict: str
-    steps_field = "actions"
-
-    @property
-    def solved(self) -> bool:
-        """Did the search reach a goal?"""
-        return self.verdict in SOLVED
-
-    @property
-    def length(self) -> int:
-        """Number of steps on the path (-1 when unsolved)."""
-        return len(getattr(self, self.steps_field)) if self.solved else -1
