@@ -9,6 +9,7 @@ Quick start::
 
 from .bounds import lower_bound, seed_estimate
 from .level import Color, Level, Pour, Tube, is_complete, is_solution, n_runs, pour_amount, top_run
+from .screenshot import Reading, draw_reading, read_screenshot
 from .solvers import METHODS, Solution, WaterSortProblem, optimal_length, solve
 
 __all__ = [
@@ -16,15 +17,18 @@ __all__ = [
     "Color",
     "Level",
     "Pour",
+    "Reading",
     "Solution",
     "Tube",
     "WaterSortProblem",
+    "draw_reading",
     "is_complete",
     "is_solution",
     "lower_bound",
     "n_runs",
     "optimal_length",
     "pour_amount",
+    "read_screenshot",
     "seed_estimate",
     "solve",
     "top_run",
