@@ -401,8 +401,8 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
     return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2])
 
 
-def _glass_color(lab: np.ndarray, boxes: list[tuple]) -> np.ndarray:
-    """The colour of empty glass: median of a thin band under every tube's rim."""
+def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
+    """Empty glass: the commonest colour of a band under the tubes' rims (ties: nearest bg)."""
     bands = []
     for x, y, w, h in boxes:
         y0 = y + int(0.08 * h)
@@ -412,13 +412,16 @@ def _glass_color(lab: np.ndarray, boxes: list[tuple]) -> np.ndarray:
                 axis=0,
             )
         )
-    return np.median(np.array(bands), axis=0)
+    bands = np.array(bands)
+    d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
+    support = (d < 8).sum(axis=1) - np.linalg.norm(bands - bg, axis=1) / 1000
+    return bands[int(np.argmax(support))]
 
 
 def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
     boxes = [b for b, covered in slots if not covered]
-    glass = (_glass_color(lab, boxes), bg)
+    glass = (_glass_color(lab, boxes, bg), bg)
     height = float(np.median([b[3] for b in boxes]))
     unit = None
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
