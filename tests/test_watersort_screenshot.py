@@ -29,7 +29,11 @@ def wrong_units(truth: list, got: list) -> int | None:
     for t, g in zip(truth, got, strict=True):
         if (t is None) != (g is None) or (t is not None and len(t) != len(g)):
             return None
-    pairs = [(a, b) for t, g in zip(truth, got, strict=True) for a, b in zip(t or [], g or [])]
+    pairs = [
+        (a, b)
+        for t, g in zip(truth, got, strict=True)
+        for a, b in zip(t or [], g or [], strict=False)
+    ]
     tn = sorted({a for a, _ in pairs if a != "?"})
     gn = sorted({b for _, b in pairs if b != "?"})
     m = np.zeros((len(tn), len(gn)))
