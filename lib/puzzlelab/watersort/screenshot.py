@@ -426,7 +426,9 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
     unit = None
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
         per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit))
-        unit = _unit_height([s for t in per_tube if t for s in t], height)
+        inner = [s for t in per_tube if t for s in t[1:-1] if s.kind == "liquid"]  # clean ends
+        every = [s for t in per_tube if t for s in t]
+        unit = _unit_height(inner if len(inner) >= 3 else every, height)
     problems: list[str] = []
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     for segs in per_tube:
@@ -550,7 +552,11 @@ def _unit_height(segs: list[_Segment], height: float) -> float:
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
     cover = (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
     good = np.flatnonzero(cover >= 0.9 * cover.max())
-    return float(cands[good[-1]])
+    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
+    while start > 0 and start - 1 in good:
+        start -= 1
+    best = start + int(np.argmax(cover[start : good[-1] + 1]))
+    return float(cands[best])
 
 
 def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "rgb"):
