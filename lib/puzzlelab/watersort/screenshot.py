@@ -402,7 +402,7 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
 
 
 def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
-    """Empty glass: the commonest colour of a band under the tubes' rims (ties: nearest bg)."""
+    """Empty glass: of the colours under the tubes' rims seen twice, the nearest to the background."""
     bands = []
     for x, y, w, h in boxes:
         y0 = y + int(0.08 * h)
@@ -414,8 +414,9 @@ def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndar
         )
     bands = np.array(bands)
     d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
-    support = (d < 8).sum(axis=1) - np.linalg.norm(bands - bg, axis=1) / 1000
-    return bands[int(np.argmax(support))]
+    far = np.linalg.norm(bands - bg, axis=1)
+    shared = (d < 8).sum(axis=1) >= min(2, len(bands))
+    return bands[int(np.argmin(np.where(shared, far, np.inf)))]
 
 
 def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
