@@ -402,7 +402,7 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
 
 
 def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
-    """Empty glass: of the colours under the tubes' rims seen twice, the nearest to the background."""
+    """Empty glass: of the rim colours seen twice, the one nearest to the background."""
     bands = []
     for x, y, w, h in boxes:
         y0 = y + int(0.08 * h)
@@ -424,25 +424,23 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
     boxes = [b for b, covered in slots if not covered]
     glass = (_glass_color(lab, boxes, bg), bg)
     height = float(np.median([b[3] for b in boxes]))
-    unit = None
+    unit, offset = None, 0.0
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
         per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit))
-        inner = [s for t in per_tube if t for s in t[1:-1] if s.kind == "liquid"]  # clean ends
-        every = [s for t in per_tube if t for s in t]
-        unit = _unit_height(inner if len(inner) >= 3 else every, height)
+        bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
+        if sum(w == 1.0 for _, w in bounds) >= 3:
+            unit, offset = _fit_bounds(np.array(bounds), height)
+        else:
+            unit = _unit_height([s for t in per_tube if t for s in t], height)
     problems: list[str] = []
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
-    for segs in per_tube:
-        for s in segs or []:
-            s.units = max(1, round(s.length / unit))
-            s.fit = 1 - 2 * abs(s.length / unit - s.units)
-    capacity = max(2, round(height / unit - 0.65))
-    for segs in per_tube:
-        # a cork or lid in the neck of a full tube is not liquid: drop what exceeds capacity
-        while segs and sum(s.units for s in segs) > capacity and segs[-1].kind == "liquid":
-            segs.pop()
+    for (box, _), segs in zip(slots, per_tube, strict=True):
+        _count_units(segs or [], box, unit, offset)
+    capacity = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2-1.1 units
+    _drop_corks(per_tube, capacity)
     most = max((sum(s.units for s in t) for t in per_tube if t), default=0)
     capacity = max(capacity, most)
+    capacity = _capacity_from_counts(per_tube, capacity)
     units = [(k, s) for k, t in enumerate(per_tube) if t for s in t if s.kind == "liquid"]
     n_units = sum(s.units for _, s in units)
     samples = np.array([s.lab for _, s in units for _ in range(s.units)]).reshape(-1, 3)
@@ -528,6 +526,30 @@ def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | N
     return per_tube
 
 
+def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
+    """Drop the cork of a completed tube: one-unit plugs above `capacity` units of one colour."""
+    for segs in per_tube:
+        if not segs or sum(s.units for s in segs) <= capacity or len(segs) > 3:
+            continue
+        full = segs[0].kind == "liquid" and segs[0].units == capacity
+        if full and all(s.kind == "liquid" and s.units == 1 for s in segs[1:]):
+            del segs[1:]  # games cork only tubes completed in one colour
+
+
+def _capacity_from_counts(per_tube: list[list[_Segment] | None], capacity: int) -> int:
+    """On a fully visible board, the common count of every colour if it exceeds `capacity`."""
+    if any(t is None or any(s.kind == "hidden" for s in t) for t in per_tube):
+        return capacity
+    samples = np.array([s.lab for t in per_tube for s in t for _ in range(s.units)])
+    if len(samples) < 2:
+        return capacity
+    labels, _ = cluster_colors(samples)
+    counts = set(np.bincount(labels).tolist())
+    if len(counts) == 1 and counts.pop() > capacity:
+        return int(np.bincount(labels)[0])
+    return capacity
+
+
 def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
     """The liquid (and hidden) segments from the bottom up to the first empty one, bottom first."""
     x, y, w, h = box
@@ -541,6 +563,50 @@ def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
     while out and out[0].y1 >= y + h - 1 and out[0].length < 0.06 * h:
         out.pop(0)
     return out
+
+
+def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float]]:
+    """(height above the tube's bottom edge, weight) of each segment's upper boundary.
+
+    The stack's top (liquid surface, maybe with a meniscus or headroom merged in) counts 0.2.
+    """
+    bottom = box[1] + box[3]
+    segs = segs or []
+    return [(float(bottom - s.y0), 1.0 if k < len(segs) - 1 else 0.2) for k, s in enumerate(segs)]
+
+
+def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float]:
+    """(unit height, offset) so that boundaries sit at offset + k * unit for whole k >= 1."""
+    p, wt = bounds[:, 0], bounds[:, 1]
+    cands = np.arange(max(3.0, height / 12), height / 1.5, 0.25)
+    offs = np.linspace(-0.3, 0.3, 25)  # in units
+    r = p[None, None, :] / cands[:, None, None] - offs[None, :, None]
+    err = np.abs(r - np.maximum(1, np.round(r)))
+    cover = (np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum(axis=2)
+    best_off = offs[np.argmax(cover, axis=1)] * cands
+    best_cover = cover.max(axis=1)
+    good = np.flatnonzero(best_cover >= 0.9 * best_cover.max())
+    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
+    while start > 0 and start - 1 in good:
+        start -= 1
+    best = start + int(np.argmax(best_cover[start : good[-1] + 1]))
+    return float(cands[best]), float(best_off[best])
+
+
+def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
+    """Units per segment from where its upper boundary sits on the unit grid."""
+    bottom = box[1] + box[3]
+    below = 0
+    keep = []
+    for s in segs:
+        r = (bottom - s.y0 - offset) / unit
+        if round(r) <= below and keep:  # under half a unit: a meniscus, highlight or cork edge
+            continue
+        top = max(below + 1, round(r))
+        s.units, s.fit = top - below, 1 - 2 * abs(r - round(r))
+        below = top
+        keep.append(s)
+    segs[:] = keep
 
 
 def _unit_height(segs: list[_Segment], height: float) -> float:
