@@ -432,11 +432,39 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
             unit, offset = _fit_bounds(np.array(bounds), height)
         else:
             unit = _unit_height([s for t in per_tube if t for s in t], height)
-    problems: list[str] = []
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
-    capacity = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2-1.1 units
+    geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
+    first = None
+    for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
+        trial = [None if t is None else list(t) for t in per_tube]
+        out = _label(trial, guess, covered_idx)
+        first = first or out
+        if out[3] is not None or covered_idx or any(u == HIDDEN for t in out[0] if t for u in t):
+            break
+    tubes, conf, capacity, level, problems, palette = out if out[3] is not None else first
+    inv = 1 / scale
+    out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
+    return Reading(
+        tubes=tubes,
+        capacities=[capacity] * len(tubes),
+        palette=palette,
+        boxes=out_boxes,
+        confidence=conf,
+        level=level,
+        layout=layout,
+        unit_height=unit * inv,
+        covered=covered_idx,
+        problems=problems,
+        size=(int(shape[1]), int(shape[0])),
+    )
+
+
+def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
+    """Colour labels per unit for a capacity guess: (tubes, confidence, capacity, level,
+    problems, palette)."""
+    problems: list[str] = []
     _drop_corks(per_tube, capacity)
     most = max((sum(s.units for s in t) for t in per_tube if t), default=0)
     capacity = max(capacity, most)
@@ -487,21 +515,7 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
         except PuzzleError as exc:  # defensive: the checks above should make this impossible
             problems.append(str(exc))
     palette = {names[c]: lab_to_rgb(v) for c, v in centers.items()}
-    inv = 1 / scale
-    out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
-    return Reading(
-        tubes=tubes,
-        capacities=[capacity] * len(tubes),
-        palette=palette,
-        boxes=out_boxes,
-        confidence=conf,
-        level=level,
-        layout=layout,
-        unit_height=unit * inv,
-        covered=covered_idx,
-        problems=problems,
-        size=(int(shape[1]), int(shape[0])),
-    )
+    return tubes, conf, capacity, level, problems, palette
 
 
 def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | None]:
