@@ -297,7 +297,8 @@ def _segments(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segme
     """Cut a colour profile where it jumps by more than `jump` (CIELAB ΔE) from recent rows."""
     cuts = [0]
     for i in range(1, len(profile)):
-        ref = np.median(profile[max(cuts[-1], i - 4) : i], axis=0)
+        lo, hi = max(cuts[-1], i - 10), i - 3 if i - 3 > cuts[-1] else i  # lag: catch blur ramps
+        ref = np.median(profile[lo:hi], axis=0)
         if np.linalg.norm(profile[i] - ref) > jump:
             cuts.append(i)
     cuts.append(len(profile))
