@@ -2,11 +2,11 @@
 
 Run from the repository root: `.venv/bin/python benchmarks/bench_watersort.py [--quick]`.
 1. The shared corpus (86 levels) with `optimal`: every optimum matched, CPU per level,
-   in particular the 12-colour app levels (target <= 2 s each).
-2. 100 seeded 12-colour, 14-tube write-up deals: `optimal` against the write-up's A*
-   (`seed`): ours is never longer; lengths and time ratio.
-3. 10 seeded 8-colour deals: BFS against `optimal` (the write-up found BFS ~50x slower than A*).
-4. 22-colour, 24-tube deals with `greedy` (target <= 5 s each), and what it proves.
+   in particular the 12-color app levels (target <= 2 s each).
+2. 100 seeded 12-color, 14-tube write-up deals: `optimal` against the write-up's A*
+   (`writeup`): ours is never longer; lengths and time ratio.
+3. 10 seeded 8-color deals: BFS against `optimal` (the write-up found BFS ~50x slower than A*).
+4. 22-color, 24-tube deals with `greedy` (target <= 5 s each), and what it proves.
 Times are CPU (time.process_time) and wall (time.perf_counter) in the same process.
 """
 
@@ -19,9 +19,10 @@ import time
 import numpy as np
 import pandas as pd
 
+from puzzlelab.paths import shared_dir
 from puzzlelab.watersort import is_solution, solve
 from puzzlelab.watersort.generate import random_deal
-from puzzlelab.watersort.study import load_corpus
+from puzzlelab.watersort.study import CORPUS, load_corpus
 
 
 def timed(level, method, **kw):
@@ -43,7 +44,8 @@ def main() -> int:
     n12, n8, n22 = (10, 3, 3) if args.quick else (100, 10, 20)
     rows = []
 
-    corpus = load_corpus()
+    path = shared_dir(*CORPUS)
+    corpus = None if path is None else load_corpus(path)
     if corpus is None:
         print("../shared is absent: skipping the corpus part")
     else:
@@ -52,14 +54,14 @@ def main() -> int:
             sol, cpu, wall = timed(level, "optimal")
             ok = (sol.length if sol.solved else None) == entry["optimal_pours"]
             table.append((entry["name"], level.n_colors, ok, cpu, wall))
-        df = pd.DataFrame(table, columns=["level", "colours", "ok", "cpu", "wall"])
-        big = df[df.colours >= 12]
+        df = pd.DataFrame(table, columns=["level", "colors", "ok", "cpu", "wall"])
+        big = df[df.colors >= 12]
         print(f"corpus: {df.ok.sum()}/{len(df)} optima matched")
         print(big.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
         rows.append(("corpus, all levels (optimal)", len(df), df.cpu.sum(), df.wall.sum(), ""))
         rows.append(
             (
-                "corpus, 12-colour app levels: max per level",
+                "corpus, 12-color app levels: max per level",
                 len(big),
                 big.cpu.max(),
                 big.wall.max(),
@@ -67,23 +69,23 @@ def main() -> int:
             )
         )
 
-    ours_cpu = seed_cpu = ours_wall = seed_wall = worst12 = 0.0
-    longer = shorter = equal = seed_failed = 0
+    ours_cpu = writeup_cpu = ours_wall = writeup_wall = worst12 = 0.0
+    longer = shorter = equal = writeup_failed = 0
     extra = []
     for k in range(n12):
         level = deal(12, k)
         a, ca, wa = timed(level, "optimal")
-        b, cb, wb = timed(level, "seed", max_expanded=200_000)
-        ours_cpu, ours_wall, seed_cpu, seed_wall = (
+        b, cb, wb = timed(level, "writeup", max_expanded=200_000)
+        ours_cpu, ours_wall, writeup_cpu, writeup_wall = (
             ours_cpu + ca,
             ours_wall + wa,
-            seed_cpu + cb,
-            seed_wall + wb,
+            writeup_cpu + cb,
+            writeup_wall + wb,
         )
         worst12 = max(worst12, ca)
         assert a.solved and is_solution(level, a.pours)
         if not b.solved:
-            seed_failed += 1
+            writeup_failed += 1
             continue
         assert is_solution(level, b.pours)
         longer += a.length > b.length
@@ -91,13 +93,13 @@ def main() -> int:
         equal += a.length == b.length
         extra.append(b.length - a.length)
     print(
-        f"12 colours: ours longer {longer}, shorter {shorter}, equal {equal}, "
-        f"write-up failed {seed_failed}; write-up extra pours mean {np.mean(extra):.2f} "
+        f"12 colors: ours longer {longer}, shorter {shorter}, equal {equal}, "
+        f"write-up failed {writeup_failed}; write-up extra pours mean {np.mean(extra):.2f} "
         f"max {max(extra)}"
     )
     rows.append(
         (
-            f"12-colour deals: optimal (ours), {n12} deals",
+            f"12-color deals: optimal (ours), {n12} deals",
             n12,
             ours_cpu,
             ours_wall,
@@ -106,11 +108,11 @@ def main() -> int:
     )
     rows.append(
         (
-            f"12-colour deals: write-up A*, {n12} deals",
+            f"12-color deals: write-up A*, {n12} deals",
             n12,
-            seed_cpu,
-            seed_wall,
-            f"ratio write-up/ours cpu {seed_cpu / ours_cpu:.1f}x",
+            writeup_cpu,
+            writeup_wall,
+            f"ratio write-up/ours cpu {writeup_cpu / ours_cpu:.1f}x",
         )
     )
 
@@ -126,10 +128,10 @@ def main() -> int:
             bfs_cpu + cb,
             bfs_wall + wb,
         )
-    rows.append((f"8-colour deals: optimal A*, {n8} deals", n8, ast_cpu, ast_wall, ""))
+    rows.append((f"8-color deals: optimal A*, {n8} deals", n8, ast_cpu, ast_wall, ""))
     rows.append(
         (
-            f"8-colour deals: BFS, {n8} deals",
+            f"8-color deals: BFS, {n8} deals",
             n8,
             bfs_cpu,
             bfs_wall,
@@ -147,7 +149,7 @@ def main() -> int:
         worst_cpu, worst_wall = max(worst_cpu, c), max(worst_wall, w)
     rows.append(
         (
-            f"22-colour 24-tube deals: greedy, worst of {n22}",
+            f"22-color 24-tube deals: greedy, worst of {n22}",
             n22,
             worst_cpu,
             worst_wall,

@@ -5,15 +5,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 
+from puzzlelab.errors import PuzzleError
 from puzzlelab.search import (
     Problem,
     SearchProblem,
     astar,
+    best_first,
     bfs,
+    dfs,
     greedy,
     idastar,
     weighted_astar,
@@ -143,3 +147,93 @@ def test_ties_are_deterministic():
     a, b = astar(GridProblem(6)), astar(GridProblem(6))
     assert a.states == b.states and a.expanded == b.expanded
     assert greedy(GridProblem(6)).length == 10
+
+
+# ---- issue 10, item 8: negative costs refused, one meaning of a zero budget ----------------------
+class NegativeCycle(Problem):
+    """Two states with an edge of cost -1 back and forth: without a check A* runs forever."""
+
+    def __init__(self):
+        super().__init__(0)
+
+    def actions(self, state):
+        return [1 - state]
+
+    def result(self, state, action):
+        return action
+
+    def is_goal(self, state):
+        return False
+
+    def action_cost(self, state, action, result):
+        return -1
+
+
+def test_negative_or_nan_step_cost_is_refused():
+    """A negative cost once made astar grow memory without bound: now a PuzzleError."""
+    for algo in (astar, greedy, idastar, weighted_astar):
+        with pytest.raises(PuzzleError, match="costs -1"):
+            algo(NegativeCycle(), max_expanded=10_000)
+    nan_graph = GraphProblem({(0, 1): math.nan}, 1)
+    with pytest.raises(PuzzleError, match="nan"):
+        astar(nan_graph)
+
+
+ALL = (bfs, dfs, astar, greedy, idastar, weighted_astar)
+
+
+@pytest.mark.parametrize("algo", ALL)
+def test_zero_budget_means_stop_at_once(algo):
+    """max_expanded=0 and max_seconds=0 stop before any expansion (0 once meant unlimited)."""
+    for budget in (dict(max_expanded=0), dict(max_seconds=0)):
+        res = algo(GridProblem(4), **budget)
+        assert (res.verdict, res.expanded, res.length) == ("limit", 0, None)
+        assert "budget" in res.note
+    assert algo(GridProblem(4), max_expanded=None).solved
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, math.nan, "3", True])
+def test_bad_budgets_are_refused(bad):
+    """Budgets are checked (floats where counts are meant, NaN, strings, negatives)."""
+    with pytest.raises(PuzzleError):
+        astar(GridProblem(3), max_expanded=bad)
+
+
+def test_dfs_finds_a_path_and_proves_unsolvable():
+    """Depth-first graph search: a legal path (not the shortest), or exhaustion."""
+    res = dfs(GridProblem(5))
+    assert res.verdict == "feasible" and res.states[-1] == (4, 4) and res.length >= 8
+    steps = zip(res.states, res.states[1:], strict=False)
+    assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in steps)
+    assert dfs(GridProblem(5, frozenset({(3, 4), (4, 3)}))).verdict == "unsolvable"
+
+
+class CountingGrid(GridProblem):
+    """A grid that supplies successors with their h in one call, counting the calls."""
+
+    calls = 0
+
+    def successors(self, state, h_state):
+        self.calls += 1
+        return [(a, a, 1, self.h(a)) for a in self.actions(state)]
+
+
+def test_best_first_uses_successors_hook_and_tie_rules():
+    """`successors` replaces actions/result/h; ties='newest' dives, 'oldest' spreads."""
+    grid = CountingGrid(6)
+    res = best_first(grid)
+    assert res.verdict == "optimal" and res.length == 10 and grid.calls == res.expanded
+    diamond = {(0, 1): 1, (0, 2): 1, (1, 3): 1, (2, 3): 1}  # two equal paths to 3, h = 0
+    oldest = best_first(GraphProblem(diamond, 3), ties="oldest")
+    newest = best_first(GraphProblem(diamond, 3), ties="newest")
+    assert oldest.states == [0, 1, 3] and newest.states == [0, 2, 3]
+    with pytest.raises(PuzzleError, match="ties"):
+        best_first(GridProblem(3), ties="random")
+
+
+def test_reopen_false_expands_each_state_once():
+    """Without re-opening, an inconsistent h can cost optimality (so A* keeps reopen=True)."""
+    weights = {(0, 1): 1, (0, 2): 4, (1, 2): 1, (2, 3): 5}
+    problem = GraphProblem(weights, 3, h={1: 5, 2: 0})
+    assert best_first(problem).cost == 7
+    assert best_first(problem, reopen=False).cost == 9

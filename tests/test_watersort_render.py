@@ -1,4 +1,4 @@
-"""Water-sort pictures: grid layout, distinct colours with text labels, GIF and HTML output."""
+"""Water-sort pictures: grid layout, distinct colors with text labels, GIF and HTML output."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_grid_layout():
 
 
 def test_palette_distinct_past_ten_and_labels_unique():
-    """28 colours get 28 different RGB values and 28 different labels."""
+    """28 colors get 28 different RGB values and 28 different labels."""
     level = random_deal(28, 2, 4, seed=0)
     colors = level.colors
     assert len(set(palette(colors).values())) == 28
@@ -38,7 +38,7 @@ def test_palette_distinct_past_ten_and_labels_unique():
 
 
 def test_draw_board_labels_every_unit():
-    """Every unit of a 30-tube board gets a coloured patch and a text label."""
+    """Every unit of a 30-tube board gets a colored patch and a text label."""
     level = random_deal(28, 2, 4, seed=1)
     ax = draw_board(level)
     units = sum(len(t) for t in level.tubes)

@@ -4,7 +4,9 @@ A puzzle describes itself as a `SearchProblem` (initial state, actions, result, 
 step cost and an optional heuristic `h`). Every algorithm returns a `SearchResult` with the
 path, its cost, a verdict and statistics, so solvers for different puzzles are compared on
 the same terms. States must be hashable; ties are broken deterministically (lower h first,
-then first generated), so a run is reproducible.
+then first generated, or last generated with `ties="newest"`), so a run is reproducible.
+Every algorithm takes a budget (`max_expanded`, `max_seconds`; None = unlimited, 0 = stop at
+once) and reports an exhausted one as verdict `limit`.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import math
 from collections import deque
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
-from .checks import number
+from .checks import choice, number
 from .errors import PuzzleError
 from .results import Budget, Result, budget
 
@@ -106,9 +109,7 @@ def _step_cost(problem: SearchProblem, state: State, action: Action, child: Stat
     """One step's cost, refused when negative or not a number (searches need costs >= 0)."""
     cost = problem.action_cost(state, action, child)
     if not isinstance(cost, int | float) or not cost >= 0:  # catches NaN too
-        raise PuzzleError(
-            f"action {action!r} costs {cost!r}; search needs step costs that are numbers >= 0"
-        )
+        _step_cost_error(action, cost)
     return cost
 
 
@@ -168,47 +169,169 @@ def best_first(
     name: str = "astar",
     max_expanded: int | None = None,
     max_seconds: float | None = None,
+    *,
+    ties: str = "oldest",
+    reopen: bool = True,
+    progress: bool = False,
 ) -> SearchResult:
-    """Best-first search on f = g_weight * g + weight * h, re-opening states reached more cheaply.
+    """Best-first search on f = g_weight * g + weight * h.
 
     With g_weight = weight = 1 and an admissible h this is A* and the answer is optimal;
     other weights give weighted A* (weight > 1) or greedy search (g_weight = 0).
+
+    Parameters
+    ----------
+    problem : SearchProblem
+        The puzzle. If it has a method ``successors(state, h_state)`` returning
+        ``(action, child, step_cost, h_child)`` tuples, that one call replaces `actions`,
+        `result`, `action_cost` and `h` per child (puzzles that update h incrementally use
+        it); step costs must still be numbers >= 0.
+    weight, g_weight : float
+        The weights of h and g in f (numbers >= 0).
+    name : str
+        The `method` recorded in the result.
+    max_expanded, max_seconds : int or float, optional
+        The budget (`results.Budget`: None = unlimited, 0 = stop at once).
+    ties : {"oldest", "newest"}
+        Among entries of equal f and h, expand the first generated (breadth-like) or the
+        last generated (dives toward goals; what water sort uses).
+    reopen : bool
+        Re-open a state reached again more cheaply (keeps A* optimal with an inconsistent
+        h). False expands each state once: right for a consistent h, and the usual choice
+        for greedy and weighted search.
+    progress : bool
+        Show a tqdm counter of expanded states.
+
+    Returns
+    -------
+    SearchResult
+        Verdict `optimal` (unit weights), `feasible` (other weights), `unsolvable`
+        (frontier exhausted) or `limit` (budget spent).
+
+    Raises
+    ------
+    PuzzleError
+        A bad weight, budget or tie rule, or a step cost that is negative or not a number.
     """
     weight = number(weight, "weight", minimum=0)
     g_weight = number(g_weight, "g_weight", minimum=0)
+    step = -1 if choice(ties, "ties", ("oldest", "newest")) == "newest" else 1
     limits = budget(max_expanded, max_seconds)
     start = problem.initial
     res = SearchResult(method=name, verdict="unsolvable")
     optimal = g_weight == 1.0 and weight <= 1.0
+    successors = getattr(problem, "successors", None)
+    if successors is None:
+        successors = partial(_successors, problem)
     best_g: dict = {start: 0}
     parents: dict = {start: None}
     h0 = problem.h(start)
     counter = 0
     frontier = [(weight * h0, h0, counter, 0, start)]
+    bar = _bar(progress)
+    expanded = generated = max_frontier = 0
+    pop, push, is_goal = heapq.heappop, heapq.heappush, problem.is_goal
+    max_nodes, timed = limits.kernel_nodes(), limits.max_seconds is not None
     while frontier:
-        if limits.exhausted(res.expanded):
+        if expanded >= max_nodes or (timed and _out_of_time(limits, expanded)):
             res.verdict = "limit"
             break
-        _, _, _, g, state = heapq.heappop(frontier)
+        _, hs, _, g, state = pop(frontier)
         if g > best_g[state]:
             continue  # a stale entry: this state was reached more cheaply since
-        if problem.is_goal(state):
+        if is_goal(state):
             res.states, res.moves = _path(parents, state)
             res.cost = g
             res.verdict = "optimal" if optimal else "feasible"
             break
-        res.expanded += 1
-        for action in problem.actions(state):
-            child = problem.result(state, action)
-            res.generated += 1
-            g2 = g + _step_cost(problem, state, action, child)
-            if g2 < best_g.get(child, math.inf):
-                best_g[child] = g2
+        expanded += 1
+        if bar is not None and expanded % 10_000 == 0:
+            bar.update(10_000)
+        for action, child, cost, h in successors(state, hs):
+            generated += 1
+            if not cost >= 0:  # catches NaN too
+                _step_cost_error(action, cost)
+            g2 = g + cost
+            old = best_g.get(child)
+            if old is not None and (old <= g2 or not reopen):
+                continue
+            best_g[child] = g2
+            parents[child] = (state, action)
+            counter += step
+            push(frontier, (g_weight * g2 + weight * h, h, counter, g2, child))
+        if len(frontier) > max_frontier:
+            max_frontier = len(frontier)
+    res.expanded, res.generated, res.max_frontier = expanded, generated, max_frontier
+    if bar is not None:
+        bar.close()
+    return _finish(res, limits)
+
+
+def _out_of_time(limits: Budget, expanded: int) -> bool:
+    """The clock part of the budget, read every 64 expansions (and before the first)."""
+    return expanded % 64 == 0 and limits.exhausted(expanded)
+
+
+def _successors(problem: SearchProblem, state: State, h_state: float) -> Iterable[tuple]:
+    """(action, child, step cost, h of child) for every action: the default `successors`."""
+    for action in problem.actions(state):
+        child = problem.result(state, action)
+        yield action, child, _step_cost(problem, state, action, child), problem.h(child)
+
+
+def _step_cost_error(action: Action, cost: object) -> None:
+    """Refuse a negative or non-numeric step cost."""
+    raise PuzzleError(
+        f"action {action!r:.60} costs {cost!r}; search needs step costs that are numbers >= 0"
+    )
+
+
+def _bar(progress: bool):
+    """A tqdm counter of expanded states, or None."""
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(desc="expanded", unit=" states", unit_scale=True)
+
+
+def dfs(
+    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+) -> SearchResult:
+    """Depth-first graph search: first action first, each state visited once.
+
+    Usually quick and far from shortest: the verdict is `feasible` (`optimal` only when the
+    start is a goal), `unsolvable` when every reachable state was visited, `limit` when the
+    budget (None = unlimited, 0 = stop at once) ran out.
+    """
+    limits = budget(max_expanded, max_seconds)
+    start = problem.initial
+    res = SearchResult(method="dfs", verdict="unsolvable")
+    parents: dict = {start: None}
+    stack = [start]
+    result, push = problem.result, stack.append
+    expanded = generated = max_frontier = 0
+    max_nodes, timed = limits.kernel_nodes(), limits.max_seconds is not None
+    while stack:
+        if expanded >= max_nodes or (timed and _out_of_time(limits, expanded)):
+            res.verdict = "limit"
+            break
+        state = stack.pop()
+        if problem.is_goal(state):
+            res.states, res.moves = _path(parents, state)
+            res.cost = _path_cost(problem, res.states, res.moves)
+            res.verdict = "feasible" if res.moves else "optimal"
+            break
+        expanded += 1
+        kids = [(action, result(state, action)) for action in problem.actions(state)]
+        generated += len(kids)
+        for action, child in reversed(kids):
+            if child not in parents:
                 parents[child] = (state, action)
-                h = problem.h(child)
-                counter += 1
-                heapq.heappush(frontier, (g_weight * g2 + weight * h, h, counter, g2, child))
-        res.max_frontier = max(res.max_frontier, len(frontier))
+                push(child)
+        if len(stack) > max_frontier:
+            max_frontier = len(stack)
+    res.expanded, res.generated, res.max_frontier = expanded, generated, max_frontier
     return _finish(res, limits)
 
 
@@ -316,6 +439,7 @@ def _pop(states: list, actions: list, costs: list, on_path: set) -> None:
 
 ALGORITHMS = {
     "bfs": bfs,
+    "dfs": dfs,
     "astar": astar,
     "idastar": idastar,
     "weighted_astar": weighted_astar,

@@ -1,7 +1,7 @@
 """Level generators: the write-up's random deals and levels of a chosen optimal length.
 
 `random_deal` follows the write-up's `Board.reset`: `capacity` units of each of `n_colors`
-colours are shuffled and dealt into full tubes in order, followed by `n_empty` empty tubes.
+colors are shuffled and dealt into full tubes in order, followed by `n_empty` empty tubes.
 
 `reverse_play` walks backwards from the sorted position with *un-pours* (the exact inverse of
 the pour rule, `unpours`), so every level it makes is solvable by construction; the walk's
@@ -13,33 +13,67 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InvalidPuzzleError
+from ..checks import integer
+from ..checks import seed as check_seed
+from ..errors import InvalidPuzzleError, TooLargeError
 from .level import Level, top_run
 from .solvers import solve
+
+MAX_UNITS = 100_000  # units in a generated level (far beyond what any solver here can sort)
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def color_names(n: int) -> list[str]:
-    """`n` one-character colour names (A, B, ...; then lower case and digits)."""
+    """`n` one-character color names (A, B, ...; then lower case and digits)."""
     if n > len(LETTERS):
         return [f"c{k}" for k in range(n)]
     return list(LETTERS[:n])
 
 
 def _rng(seed) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    """A numpy Generator from a seed (None or an int >= 0) or a Generator."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(check_seed(seed))
+
+
+def _sizes(n_colors: object, n_empty: object, capacity: object) -> tuple[int, int, int]:
+    """Checked level sizes (PuzzleError for floats, NaN, negatives, or too many units)."""
+    n_colors = integer(n_colors, "n_colors", minimum=1)
+    n_empty = integer(n_empty, "n_empty", minimum=0)
+    capacity = integer(capacity, "capacity", minimum=1)
+    if (n_colors + n_empty) * capacity > MAX_UNITS:
+        raise TooLargeError(
+            f"{n_colors} colors, {n_empty} empty tubes of capacity {capacity} exceed "
+            f"{MAX_UNITS} units"
+        )
+    return n_colors, n_empty, capacity
 
 
 def random_deal(
     n_colors: int, n_empty: int = 2, capacity: int = 4, seed: int | np.random.Generator = 0
 ) -> Level:
-    """The write-up's deal: shuffled units dealt into `n_colors` full tubes, then empties."""
-    if n_colors < 1 or n_empty < 0 or capacity < 1:
-        raise InvalidPuzzleError(
-            "need n_colors >= 1, n_empty >= 0, capacity >= 1; "
-            f"got {n_colors}, {n_empty}, {capacity}"
-        )
+    """The write-up's deal: shuffled units dealt into `n_colors` full tubes, then empties.
+
+    Parameters
+    ----------
+    n_colors, n_empty, capacity : int
+        Colors (>= 1), empty tubes (>= 0) and units per tube (>= 1).
+    seed : int or numpy.random.Generator
+        The randomness (an int >= 0, or a Generator to draw from).
+
+    Returns
+    -------
+    Level
+
+    Raises
+    ------
+    PuzzleError
+        Sizes that are not whole numbers in range, a bad seed, or (`TooLargeError`) more
+        than `MAX_UNITS` units.
+    """
+    n_colors, n_empty, capacity = _sizes(n_colors, n_empty, capacity)
     names = color_names(n_colors)
     units = np.repeat(np.arange(n_colors), capacity)
     _rng(seed).shuffle(units)
@@ -51,7 +85,8 @@ def random_deal(
 
 
 def sorted_level(n_colors: int, n_empty: int = 2, capacity: int = 4) -> Level:
-    """The solved position: one full tube per colour, then the empty tubes."""
+    """The solved position: one full tube per color, then the empty tubes."""
+    n_colors, n_empty, capacity = _sizes(n_colors, n_empty, capacity)
     names = color_names(n_colors)
     return Level(capacity, tuple((c,) * capacity for c in names) + ((),) * n_empty, "sorted")
 
@@ -60,8 +95,8 @@ def unpours(level: Level) -> list[tuple[int, int, int]]:
     """Every (j, i, k): taking k units off tube j onto tube i undoes some legal pour i -> j.
 
     A pour i -> j of k units leaves j with a top run of at least k; if j's run is longer than
-    k, j had that colour on top before, otherwise j was empty. If the source i still shows the
-    same colour on top afterwards, the pour was stopped by a full destination (j is full).
+    k, j had that color on top before, otherwise j was empty. If the source i still shows the
+    same color on top afterwards, the pour was stopped by a full destination (j is full).
     """
     cap = level.capacity
     out = []
@@ -71,12 +106,12 @@ def unpours(level: Level) -> list[tuple[int, int, int]]:
         run = top_run(d)
         for k in range(1, run + 1):
             if k == run and run != len(d):
-                continue  # j would have shown another colour: it could not receive c
+                continue  # j would have shown another color: it could not receive c
             for i, s in enumerate(level.tubes):
                 if i == j or len(s) + k > cap:
                     continue
                 if s and s[-1] == d[-1] and len(d) != cap:
-                    continue  # i kept colour c on top, so the pour must have filled j
+                    continue  # i kept color c on top, so the pour must have filled j
                 out.append((j, i, k))
     return out
 
@@ -98,6 +133,7 @@ def reverse_play(
     seed: int | np.random.Generator = 0,
 ) -> Level:
     """A solvable level: `n_steps` random un-pours from the sorted position."""
+    n_steps = integer(n_steps, "n_steps", minimum=0, maximum=10**6)
     rng = _rng(seed)
     level = sorted_level(n_colors, n_empty, capacity)
     seen = {level.canonical()}
@@ -121,7 +157,12 @@ def level_with_optimum(
     seed: int = 0,
     max_tries: int = 200,
 ) -> Level:
-    """A level whose fewest pours is exactly `target`, found by reverse play and re-solving."""
+    """A level whose fewest pours is exactly `target`, found by reverse play and re-solving.
+
+    Raises `InvalidPuzzleError` when `max_tries` candidates miss the target.
+    """
+    target = integer(target, "target", minimum=0, maximum=10_000)
+    max_tries = integer(max_tries, "max_tries", minimum=1)
     rng = _rng(seed)
     steps = target
     for _ in range(max_tries):
@@ -132,8 +173,8 @@ def level_with_optimum(
         steps += 1 if best < target else -1  # walk longer when the optimum falls short
         steps = max(steps, target)
     raise InvalidPuzzleError(
-        f"no level with optimum {target} for {n_colors} colours after {max_tries} tries; "
-        "the target may exceed what this many colours allow"
+        f"no level with optimum {target} for {n_colors} colors after {max_tries} tries; "
+        "the target may exceed what this many colors allow"
     )
 
 

@@ -1,8 +1,8 @@
 """Pictures of water-sort positions and animations of solutions (GIF and notebook HTML).
 
 Tubes are laid out in a grid (at most 10 per row, rows balanced) so 30 tubes still read well.
-Colours come from `puzzlelab.plotting.distinct_colors`, which stays distinct past 10 colours;
-every unit also carries a short text label, so the picture works without colour vision.
+Colors come from `puzzlelab.plotting.distinct_colors`, which stays distinct past 10 colors;
+every unit also carries a short text label, so the picture works without color vision.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ def grid_shape(n_tubes: int, max_per_row: int = MAX_PER_ROW) -> tuple[int, int]:
 
 
 def palette(colors: Sequence[Color]) -> dict[Color, tuple[float, float, float]]:
-    """One distinct RGB colour per colour name."""
+    """One distinct RGB color per color name."""
     return dict(zip(colors, plotting.distinct_colors(len(colors)), strict=True))
 
 
 def short_labels(colors: Sequence[Color]) -> dict[Color, str]:
-    """A short, unique text label per colour (the name if short, else a prefix or a number)."""
+    """A short, unique text label per color (the name if short, else a prefix or a number)."""
     if all(len(c) <= 2 for c in colors):
         return {c: c for c in colors}
     for width in (3, 4):
@@ -63,14 +63,30 @@ def draw_board(
     pour: Pour | None = None,
     title: str | None = None,
 ) -> plt.Axes:
-    """Draw `level` on `ax`: tubes in a grid, units coloured and labelled, tube numbers below.
+    """Draw `level` on `ax`: tubes in a grid, units colored and labelled, tube numbers below.
 
-    `colors` fixes the colour order (pass the start level's colours when drawing later
-    positions so colours do not change); `pour` outlines its source (dashed) and destination.
+    Parameters
+    ----------
+    level : Level
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+    colors : list of str, optional
+        The color order (pass the start level's colors when drawing later positions so
+        colors do not change); colors it lacks are appended.
+    labels : bool
+        Write each unit's short label on it.
+    pour : (int, int), optional
+        Outline this pour's source (dashed) and destination.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Axes
     """
     if ax is None:
         _, ax = plt.subplots(figsize=figure_size(level))
-    colors = list(colors) if colors is not None else list(level.colors)
+    colors = list(colors) if colors is not None else []
+    colors += [c for c in level.colors if c not in colors]  # colors the given order lacks
     rgb, text = palette(colors), short_labels(colors)
     rows, cols = grid_shape(level.n_tubes)
     cap = level.capacity

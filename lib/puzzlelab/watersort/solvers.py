@@ -1,9 +1,12 @@
 """Solvers: optimal A*, the write-up's A* (baseline), BFS, DFS, greedy and weighted A*.
 
-The fast solvers work on a compact canonical state: colours become small integers, each tube
+The fast solvers work on a compact canonical state: colors become small integers, each tube
 a `bytes` string (bottom to top) and a position the *sorted* tuple of its tubes, because tubes
-are unlabelled - any permutation of tubes is the same position. Pour sequences are mapped
-back to the level's own tube numbers at the end (`_labelled_pours`).
+are unlabelled - any permutation of tubes is the same position. The searches themselves are
+the generic ones of `puzzlelab.search` (`best_first` with newest-first ties for optimal,
+greedy and weighted A*; `dfs`; `bfs`); water sort only supplies the successor kernel
+`expand`, which returns each successor with its bound updated incrementally. Pour sequences
+are mapped back to the level's own tube numbers at the end (`_labelled_pours`).
 
 Pruning in the successor function (each rule only drops successors that are duplicates of
 ones kept, or the state itself, so the search graph keeps every distinct neighbour and every
@@ -12,71 +15,63 @@ shortest path; this is why exhausting it proves a level unsolvable):
    tube equal to the previous one gives the same canonical successor as using the previous
    one, so only the first of a group is used as source (and as destination).
 2. One empty destination: all empty tubes are identical (rule 1 applied to empties).
-3. A source that holds a single colour is never poured into an empty tube: the whole tube
+3. A source that holds a single color is never poured into an empty tube: the whole tube
    moves (an empty tube has room for it), so the canonical position is unchanged - a self-
    loop, which no shortest path (and no search) needs.
 """
 
 from __future__ import annotations
 
-import heapq
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import InvalidPuzzleError, TooLargeError
-from ..search import Problem, Verdict, bfs
-from .level import Level, Pour, is_solution
+from ..checks import number
+from ..errors import InvalidPuzzleError, PuzzleError, TooLargeError
+from ..results import Result, budget
+from ..search import Problem, best_first, bfs, dfs
+from .bounds import BoundKernel
+from .level import Level, Pour, is_solution, poured
+from .writeup import writeup_search
 
-Code = tuple[bytes, ...]  # canonical encoded position: sorted tubes, colours as bytes 1..C
+Code = tuple[bytes, ...]  # canonical encoded position: sorted tubes, colors as bytes 1..C
 
-METHODS = ("optimal", "seed", "bfs", "dfs", "greedy", "weighted")
+METHODS = ("optimal", "writeup", "bfs", "dfs", "greedy", "weighted")
 
 
-@dataclass
-class Solution(Verdict):
-    """A solver's answer: the pours, a verdict and what it cost to find them."""
+@dataclass(kw_only=True)
+class Solution(Result):
+    """A water-sort solver's answer (`results.Result`): moves are pours (source, destination).
 
-    steps_field = "pours"
+    `states` lists the `Level`s from the start to the sorted position (empty without an
+    answer); `details()` adds the level's name, the admissible bound at the start and the
+    note. `pours` is another name for `moves`.
+    """
 
-    level: Level
-    method: str
-    verdict: str  # "optimal", "feasible", "unsolvable", "limit" (gave up) or "unknown"
-    pours: list[Pour] = field(default_factory=list)
-    expanded: int = 0
-    generated: int = 0
-    seconds: float = 0.0
+    level: Level = field(repr=False)
     bound: int = 0  # the admissible lower bound at the start
-    note: str = ""
 
-    def states(self) -> list[Level]:
-        """The positions along the solution, from the level to the sorted position."""
-        return self.level.play(self.pours)
+    @property
+    def pours(self) -> list[Pour]:
+        """The pours of the answer (the same list as `moves`)."""
+        return self.moves
 
     def is_valid(self) -> bool:
         """Do the pours solve the level (checked by replaying them)?"""
-        return self.solved and is_solution(self.level, self.pours)
+        return self.solved and is_solution(self.level, self.moves)
 
-    def stats(self) -> dict:
-        """One table row of statistics."""
-        return {
-            "level": self.level.name,
-            "method": self.method,
-            "verdict": self.verdict,
-            "length": self.length,
-            "bound": self.bound,
-            "expanded": self.expanded,
-            "generated": self.generated,
-            "seconds": self.seconds,
-        }
+    def details(self) -> dict:
+        """Water-sort extras: level name, bound at the start, note."""
+        return {"level": self.level.name, "bound": self.bound, "note": self.note}
 
 
 # ---- encoding ---------------------------------------------------------------------------
 def encode(level: Level) -> tuple[list[bytes], dict[str, int]]:
-    """The level's tubes as bytes (colour k of `level.colors` -> byte k+1), labelled order."""
+    """The level's tubes as bytes (color k of `level.colors` -> byte k+1), labelled order."""
     index = {c: k + 1 for k, c in enumerate(level.colors)}
     if len(index) > 254:
-        raise InvalidPuzzleError(f"{len(index)} colours; at most 254 are supported")
+        raise InvalidPuzzleError(f"{len(index)} colors; at most 254 are supported")
     return [bytes(index[c] for c in t) for t in level.tubes], index
 
 
@@ -85,51 +80,22 @@ def canonical(tubes: list[bytes] | tuple[bytes, ...]) -> Code:
     return tuple(sorted(tubes))
 
 
-class _Bound:
-    """The admissible bound on encoded positions, with per-tube run counts cached."""
-
-    def __init__(self, level: Level):
-        _, index = encode(level)
-        need = {index[c]: n // level.capacity for c, n in level.counts().items()}
-        self.need = None if all(v == 1 for v in need.values()) else need
-        self.runs: dict[bytes, int] = {}
-
-    def tube_runs(self, t: bytes) -> int:
-        """Runs in one tube (cached)."""
-        r = self.runs.get(t)
-        if r is None:
-            r = sum(1 for k in range(len(t)) if k == 0 or t[k] != t[k - 1])
-            self.runs[t] = r
-        return r
-
-    def __call__(self, state: Code) -> int:
-        """h = runs - usable bottoms (see bounds.lower_bound for the proof)."""
-        runs = self.runs
-        b = 0
-        for t in state:
-            r = runs.get(t)
-            if r is None:
-                r = self.tube_runs(t)
-            b += r
-        if self.need is None:
-            bottoms = {t[0] for t in state if t}
-            return b - len(bottoms)
-        cnt = Counter(t[0] for t in state if t)
-        return b - sum(min(v, self.need[c]) for c, v in cnt.items())
-
-
 def children(state: Code, cap: int) -> list[Code]:
     """Canonical successors of `state` under the pour rule, with the safe pruning above."""
-    return [child for child, _ in expand(state, cap)]
+    return expand(state, cap)
 
 
-def expand(state: Code, cap: int, hs: int = 0, bound: _Bound | None = None) -> list:
-    """(successor, its bound) pairs; the bound is updated incrementally from `hs` when given.
+def expand(state: Code, cap: int, hs: int = 0, bound: BoundKernel | None = None) -> list:
+    """(action, successor, cost 1, its bound) tuples, as `search.best_first` takes them.
 
-    Destinations are looked up by top colour (plus the first empty tube), so a position costs
-    time in proportion to its tubes and successors rather than to all tube pairs.
+    The action is the successor itself; the bound is updated incrementally from `hs`.
+    Without `bound`: the bare successors (what `children` returns, for DFS and BFS).
+    This is the fast kernel of the pour rule: it specialises `level.poured` to canonical
+    `bytes` positions (destinations looked up by top color plus the first empty tube, so a
+    position costs time in proportion to its tubes and successors rather than to all tube
+    pairs) and is tested against `children_reference`, which uses the rule itself.
     """
-    groups: dict[int, list] = {}  # top colour -> [first, twin] indices of destination groups
+    groups: dict[int, list] = {}  # top color -> [first, twin] indices of destination groups
     empty = -1
     prev = None
     j = -1
@@ -193,7 +159,7 @@ def expand(state: Code, cap: int, hs: int = 0, bound: _Bound | None = None) -> l
             new.sort()
             child = tuple(new)
             if bound is None:
-                out.append((child, 0))
+                out.append(child)
                 continue
             hc = (
                 hs
@@ -206,32 +172,32 @@ def expand(state: Code, cap: int, hs: int = 0, bound: _Bound | None = None) -> l
                 if bottoms is None:
                     bottoms = Counter(t[0] for t in state if t)
                 m = 1 if need is None else need[c]
-                if not d and bottoms[c] < m:  # a new usable bottom of colour c
+                if not d and bottoms[c] < m:  # a new usable bottom of color c
                     hc -= 1
                 if not ns and bottoms[c] <= m:  # the source's bottom c was a usable one
                     hc += 1
-            out.append((child, hc))
+            out.append((child, child, 1, hc))
     return out
+
+
+def all_pours(tubes: Sequence[bytes], cap: int) -> Iterator[tuple[int, int, list[bytes]]]:
+    """(i, j, tubes after the pour i -> j) for every legal pour, by the pour rule itself."""
+    for i, s in enumerate(tubes):
+        for j, d in enumerate(tubes):
+            after = poured(s, d, cap) if i != j else None
+            if after is not None:
+                new = list(tubes)
+                new[i], new[j] = after
+                yield i, j, new
 
 
 def children_reference(state: Code, cap: int) -> set[Code]:
-    """Every canonical successor, without pruning (slow, obvious; used in tests)."""
-    out = set()
-    for i, s in enumerate(state):
-        for j, d in enumerate(state):
-            if i == j or not s or len(d) >= cap or (d and d[-1] != s[-1]):
-                continue
-            run = len(s) - len(s.rstrip(s[-1:]))
-            k = min(run, cap - len(d))
-            new = list(state)
-            new[i], new[j] = s[: len(s) - k], d + s[len(s) - k :]
-            out.add(canonical(new))
-    out.discard(state)
-    return out
+    """Every canonical successor by the pour rule itself, without pruning (used in tests)."""
+    return {canonical(new) for _, _, new in all_pours(state, cap)} - {state}
 
 
 def is_goal(state: Code, cap: int) -> bool:
-    """Every tube empty or full of one colour."""
+    """Every tube empty or full of one color (a fast `Level.is_solved` on bytes)."""
     return all(not t or (len(t) == cap and t.count(t[0]) == cap) for t in state)
 
 
@@ -242,127 +208,32 @@ def _labelled_pours(level: Level, path: list[Code]) -> list[Pour]:
     cap = level.capacity
     pours = []
     for nxt in path[1:]:
-        for i, s in enumerate(tubes):
-            found = False
-            for j, d in enumerate(tubes):
-                if i == j or not s or len(d) >= cap or (d and d[-1] != s[-1]):
-                    continue
-                run = len(s) - len(s.rstrip(s[-1:]))
-                k = min(run, cap - len(d))
-                new = list(tubes)
-                new[i], new[j] = s[: len(s) - k], d + s[len(s) - k :]
-                if canonical(new) == nxt:
-                    pours.append((i, j))
-                    tubes, found = new, True
-                    break
-            if found:
-                break
-        else:
-            raise RuntimeError("internal error: a canonical step has no labelled pour")
+        pours.append(_labelled_step(tubes, nxt, cap))
+        i, j = pours[-1]
+        tubes[i], tubes[j] = poured(tubes[i], tubes[j], cap)
     return pours
 
 
-def _path(parent: dict, state: Code) -> list[Code]:
-    """Follow parent links back to the start."""
-    path = [state]
-    while (state := parent[state]) is not None:
-        path.append(state)
-    return path[::-1]
-
-
-# ---- the search engines ---------------------------------------------------------------------
-@dataclass
-class _Run:
-    verdict: str
-    path: list[Code]
-    expanded: int
-    generated: int
-
-
-def _best_first(
-    start: Code,
-    cap: int,
-    h: _Bound,
-    g_weight: float,
-    h_weight: float,
-    max_expanded: int | None,
-    progress: bool,
-) -> _Run:
-    """Best-first search on f = g_weight*g + h_weight*h; A* (optimal) when both weights are 1.
-
-    With a consistent h, A* never needs to re-open a closed state, so each state is expanded
-    once. Ties go to the smaller h, then to the newest entry (dives toward goals).
-    """
-    optimal = g_weight == 1 and h_weight <= 1
-    h0 = h(start)
-    best = {start: 0}
-    parent: dict = {start: None}
-    closed: set = set()
-    count = 0
-    heap = [(h_weight * h0, h0, 0, 0, start)]
-    expanded = generated = 0
-    bar = _bar(progress)
-    while heap:
-        _, hs, _, g, state = heapq.heappop(heap)
-        if state in closed or g > best[state]:
-            continue
-        if hs == 0:  # h = 0 exactly at goals
-            _close(bar)
-            return _Run(
-                "optimal" if optimal else "feasible", _path(parent, state), expanded, generated
-            )
-        if max_expanded is not None and expanded >= max_expanded:
-            _close(bar)
-            return _Run("limit", [], expanded, generated)
-        closed.add(state)
-        expanded += 1
-        if bar is not None and expanded % 10000 == 0:
-            bar.update(10000)
-        g2 = g + 1
-        for child, hc in expand(state, cap, hs, h):
-            generated += 1
-            if child in closed:
-                continue
-            old = best.get(child)
-            if old is not None and (old <= g2 or not optimal):
-                continue
-            best[child] = g2
-            parent[child] = state
-            count -= 1
-            heapq.heappush(heap, (g_weight * g2 + h_weight * hc, hc, count, g2, child))
-    _close(bar)
-    return _Run("unsolvable", [], expanded, generated)
-
-
-def _dfs(start: Code, cap: int, max_expanded: int | None) -> _Run:
-    """Depth-first graph search: first successor first, each state visited once."""
-    parent: dict = {start: None}
-    stack = [start]
-    expanded = generated = 0
-    while stack:
-        state = stack.pop()
-        if is_goal(state, cap):
-            return _Run("feasible", _path(parent, state), expanded, generated)
-        if max_expanded is not None and expanded >= max_expanded:
-            return _Run("limit", [], expanded, generated)
-        expanded += 1
-        kids = children(state, cap)
-        generated += len(kids)
-        for child in reversed(kids):
-            if child not in parent:
-                parent[child] = state
-                stack.append(child)
-    return _Run("unsolvable", [], expanded, generated)
+def _labelled_step(tubes: list[bytes], nxt: Code, cap: int) -> Pour:
+    """The first pour (i, j) by the pour rule that turns labelled `tubes` into `nxt`."""
+    for i, j, new in all_pours(tubes, cap):
+        if canonical(new) == nxt:
+            return (i, j)
+    raise RuntimeError("internal error: a canonical step has no labelled pour")
 
 
 class WaterSortProblem(Problem):
-    """The canonical state space as a `puzzlelab.search` problem (actions are successor states)."""
+    """The canonical state space as a `puzzlelab.search` problem (actions are successor states).
+
+    `successors(state, h)` gives every successor with its bound in one call (the fast
+    kernel `expand`), which `search.best_first` uses instead of `actions`/`result`/`h`.
+    """
 
     def __init__(self, level: Level):
-        tubes, _ = encode(level)
+        tubes, index = encode(level)
         super().__init__(canonical(tubes))
         self.cap = level.capacity
-        self._h = _Bound(level)
+        self._h = BoundKernel(level, index)
 
     def actions(self, state: Code) -> list[Code]:
         """The canonical successors."""
@@ -377,87 +248,124 @@ class WaterSortProblem(Problem):
         return is_goal(state, self.cap)
 
     def h(self, state: Code) -> int:
-        """The admissible bound."""
+        """The admissible bound (`bounds.tubes_bound`, cached)."""
         return self._h(state)
 
-
-def _bar(progress: bool):
-    """A tqdm counter of expanded states, or None."""
-    if not progress:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(desc="expanded", unit=" states", unit_scale=True)
-
-
-def _close(bar) -> None:
-    if bar is not None:
-        bar.close()
+    def successors(self, state: Code, hs: int) -> list:
+        """(successor, successor, 1, its bound) for every canonical successor."""
+        return expand(state, self.cap, hs, self._h)
 
 
 # ---- the front door -------------------------------------------------------------------------
+_BEST_FIRST = {"optimal": (1.0, True), "greedy": (0.0, False), "weighted": (1.0, False)}
+
+
 def solve(
     level: Level,
     method: str = "optimal",
     max_expanded: int | None = None,
+    max_seconds: float | None = None,
     weight: float = 2.0,
     progress: bool = False,
 ) -> Solution:
-    """Solve `level` with one of METHODS; the verdict says what the answer proves.
+    """Solve `level` with one of `METHODS`; the verdict says what the answer proves.
 
-    - optimal: A* with the admissible bound on canonical states: shortest, or a proof that
-      no solution exists ("unsolvable") when the reachable positions are exhausted.
-    - seed: the write-up's A* with its own (overestimating) estimate: "feasible" answers.
-    - bfs: breadth-first (shortest; slow); dfs: depth-first (fast, long answers);
-      greedy: best-first on the bound alone; weighted: A* with f = g + weight*h.
-    `max_expanded` caps the work (verdict "limit" when reached).
+    Parameters
+    ----------
+    level : Level
+        The position to sort.
+    method : str
+        - ``optimal``: A* with the admissible bound on canonical positions: shortest, or a
+          proof that no solution exists (``unsolvable``) when the positions run out;
+        - ``writeup``: the write-up's A* with its own overestimating estimate (``feasible``);
+        - ``bfs`` (shortest; slow), ``dfs`` (fast, long answers), ``greedy`` (best-first
+          on the bound alone), ``weighted`` (f = g + weight * h).
+    max_expanded, max_seconds : int or float, optional
+        The budget, the same for every method (`results.Budget`: None = unlimited,
+        0 = stop at once); when it runs out the verdict is ``limit``.
+    weight : float
+        The weight of h for ``weighted`` (a number >= 1).
+    progress : bool
+        Show a tqdm counter of expanded positions (best-first methods).
+
+    Returns
+    -------
+    Solution
+        ``verdict``, ``moves`` (pours in the level's tube numbering), ``states`` (Levels),
+        ``stats()`` with the shared keys and ``details()`` with the bound.
+
+    Raises
+    ------
+    PuzzleError
+        An unknown method (``seed`` is now ``writeup``), a bad budget or weight, or
+        `level` not a `Level`.
     """
     if method not in METHODS:
-        raise InvalidPuzzleError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+        hint = "; the write-up's method is now called 'writeup'" if method == "seed" else ""
+        raise InvalidPuzzleError(
+            f"unknown method {method!r:.40}; expected one of {', '.join(METHODS)}{hint}"
+        )
     if not isinstance(level, Level):
-        raise TypeError(f"expected a Level, got {type(level).__name__}")
+        raise PuzzleError(f"expected a Level, got {type(level).__name__}")
+    budget(max_expanded, max_seconds)  # check the budget before any work
+    weight = number(weight, "weight", minimum=1)
     t0 = time.perf_counter()
-    hfun = _Bound(level)
-    tubes, _ = encode(level)
-    start = canonical(tubes)
-    bound = hfun(start) if level.is_balanced else 0
-    sol = Solution(level, method, "unsolvable", bound=bound)
+    problem = WaterSortProblem(level)
+    bound = problem.h(problem.initial) if level.is_balanced else 0
+    sol = Solution(level=level, method=method, verdict="unsolvable", bound=bound)
     if not level.is_balanced:
         bad = [c for c, n in level.counts().items() if n % level.capacity]
-        sol.note = f"colour {bad[0]!r} cannot fill whole tubes (count not a multiple of capacity)"
+        sol.note = f"color {bad[0]!r} cannot fill whole tubes (count not a multiple of capacity)"
     elif level.is_solved():
         sol.verdict = "optimal"
-    elif method == "seed":
-        from .seed import seed_solve
-
-        sol = seed_solve(level, max_expanded=max_expanded)
-        sol.bound = bound
-        return sol
+    elif method == "writeup":
+        run = writeup_search(level, max_expanded, max_seconds)
+        sol.verdict, sol.moves, sol.note = run.verdict, run.pours, run.note
+        sol.expanded, sol.generated, sol.max_frontier = (
+            run.expanded,
+            run.generated,
+            run.max_frontier,
+        )
     else:
         if method == "bfs":
-            res = bfs(WaterSortProblem(level), max_expanded=max_expanded)
-            run = _Run(res.verdict, res.states, res.expanded, res.generated)
+            res = bfs(problem, max_expanded, max_seconds)
         elif method == "dfs":
-            run = _dfs(start, level.capacity, max_expanded)
+            res = dfs(problem, max_expanded, max_seconds)
         else:
-            gw, hw = {"optimal": (1, 1), "greedy": (0, 1), "weighted": (1, weight)}[method]
-            run = _best_first(start, level.capacity, hfun, gw, hw, max_expanded, progress)
-        sol.verdict, sol.expanded, sol.generated = run.verdict, run.expanded, run.generated
-        if run.path:
-            sol.pours = _labelled_pours(level, run.path)
+            g_weight, reopen = _BEST_FIRST[method]
+            h_weight = weight if method == "weighted" else 1.0
+            res = best_first(
+                problem, h_weight, g_weight, method, max_expanded, max_seconds,
+                ties="newest", reopen=reopen, progress=progress,
+            )  # fmt: skip
+        sol.verdict, sol.note = res.verdict, res.note
+        sol.expanded, sol.generated, sol.max_frontier = (
+            res.expanded,
+            res.generated,
+            res.max_frontier,
+        )
+        if res.solved:
+            sol.moves = _labelled_pours(level, res.states)
+    if sol.solved:
+        sol.states = level.play(sol.moves)
     sol.seconds = time.perf_counter() - t0
     return sol
 
 
-def optimal_length(level: Level, max_expanded: int | None = None) -> int | None:
-    """The fewest pours that sort `level`, or None when it is unsolvable."""
-    sol = solve(level, "optimal", max_expanded=max_expanded)
+def optimal_length(
+    level: Level, max_expanded: int | None = None, max_seconds: float | None = None
+) -> int | None:
+    """The fewest pours that sort `level`, or None when it is unsolvable.
+
+    Raises `TooLargeError` when the budget runs out before the answer is known.
+    """
+    sol = solve(level, "optimal", max_expanded=max_expanded, max_seconds=max_seconds)
     if sol.verdict == "limit":
         raise TooLargeError(
-            f"gave up after {sol.expanded} expansions: raise max_expanded, or use "
+            f"gave up after {sol.expanded} expansions: raise the budget, or use "
             "solve(level, 'greedy') for a (not necessarily shortest) answer"
         )
-    return sol.length if sol.solved else None
+    return sol.length
 
 
-__all__ = ["METHODS", "Solution", "WaterSortProblem", "children", "solve", "optimal_length"]
+__all__ = ["METHODS", "Solution", "WaterSortProblem", "children", "optimal_length", "solve"]

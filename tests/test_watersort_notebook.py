@@ -1,0 +1,74 @@
+"""Notebook 06 runs with parameters other than its defaults (papermill), and refuses bad ones."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzlelab.errors import PuzzleError
+from puzzlelab.paths import root
+from puzzlelab.watersort import study
+
+SMALL = {
+    "seed": 3,
+    "colors": [4, 5],
+    "n_deals": 2,
+    "n_compare": 2,
+    "writeup_max_expanded": 5000,
+    "greedy_colors": 7,
+    "n_greedy": 2,
+    "targets": [3, 4],
+}
+
+
+def _stream(nb: dict) -> str:
+    """All printed text of an executed notebook."""
+    return "".join(
+        "".join(out.get("text", ""))
+        for cell in nb["cells"]
+        if cell["cell_type"] == "code"
+        for out in cell.get("outputs", [])
+    )
+
+
+@pytest.mark.slow
+def test_notebook_06_with_small_parameters(tmp_path, monkeypatch):
+    """Small non-default parameters run end to end without ../shared; asserts follow them."""
+    papermill = pytest.importorskip("papermill")
+    monkeypatch.setenv("PUZZLELAB_SHARED", str(tmp_path / "no-shared"))
+    out = tmp_path / "06.ipynb"
+    papermill.execute_notebook(
+        str(root() / "notebooks" / "06_water_sort.ipynb"),
+        str(out),
+        parameters=SMALL,
+        kernel_name="python3",
+        cwd=str(root() / "notebooks"),
+        progress_bar=False,
+    )
+    text = _stream(json.loads(out.read_text()))
+    assert "Skipped: this section needs ../shared/corpora/watersort/levels.json" in text
+    assert "'deals': 2," in text  # n_compare
+    assert "deals: 4 |" in text  # len(colors) * n_deals
+    assert "target  3:" in text and "target  4:" in text and "target  5:" not in text
+    assert "deal 1:" in text and "deal 2:" not in text  # n_greedy
+
+
+def test_notebook_06_parameters_are_checked():
+    """Defaults pass; unknown names, floats, NaN, empty lists and out-of-range values fail."""
+    assert study.check_params(**study.DEFAULTS) == study.DEFAULTS
+    assert study.check_params(**SMALL) == SMALL
+    bad = [
+        {"n_deals": 2.5},
+        {"colors": []},
+        {"colors": [4, float("nan")]},
+        {"colors": "4"},
+        {"seed": -1},
+        {"writeup_max_expanded": -5},
+        {"greedy_colors": 0},
+        {"targets": [1.5]},
+        {"SEED_MAX_EXPANDED": 10},
+    ]
+    for change in bad:
+        with pytest.raises(PuzzleError):
+            study.check_params(**{**study.DEFAULTS, **change})
