@@ -20,23 +20,35 @@ def demo_screenshot(name: str | None = None) -> Path | np.ndarray:
     folder = shared_dir("corpora", "watersort", "screenshots")
     if folder is not None:
         return folder / (name or DEFAULT_SHOT)
-    return render_board_image()
+    return render_board_image()[1]
 
 
-def render_board_image(seed: int = 7, dpi: int = 100) -> np.ndarray:
-    """An RGB array of a random deal drawn by `render.draw_board` (the no-../shared fallback)."""
+def render_board_image(seed: int = 7, dpi: int = 100, n_colors: int = 5):
+    """(level, RGB array) of a random deal drawn by `render.draw_board` (no-../shared fallback)."""
     import matplotlib.pyplot as plt
 
     from .generate import random_deal
     from .render import draw_board, figure_size
 
-    level = random_deal(5, 2, 4, seed=seed)
+    level = random_deal(n_colors, 2, 4, seed=seed)
     fig, ax = plt.subplots(figsize=figure_size(level), dpi=dpi)
-    draw_board(level, ax, labels=False)
+    draw_board(level, ax)
     fig.canvas.draw()
     rgb = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
     plt.close(fig)
-    return rgb
+    return level, rgb
+
+
+def same_up_to_renaming(a, b) -> bool:
+    """True when two lists of tubes are equal after renaming colours one-to-one."""
+
+    def pattern(tubes):
+        seen: dict = {}
+        return [
+            None if t is None else tuple(seen.setdefault(u, len(seen)) for u in t) for t in tubes
+        ]
+
+    return pattern(a) == pattern(b)
 
 
 def read_and_solve_all(max_expanded: int = 200_000):
@@ -70,4 +82,10 @@ def read_and_solve_all(max_expanded: int = 200_000):
     return pd.DataFrame(rows)
 
 
-__all__ = ["DEFAULT_SHOT", "demo_screenshot", "read_and_solve_all", "render_board_image"]
+__all__ = [
+    "DEFAULT_SHOT",
+    "demo_screenshot",
+    "read_and_solve_all",
+    "render_board_image",
+    "same_up_to_renaming",
+]
