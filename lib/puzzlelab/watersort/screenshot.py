@@ -279,6 +279,7 @@ class _Segment:
     kind: str = "liquid"  # liquid / empty / hidden
     units: int = 0
     fit: float = 1.0
+    glyphs: int = 0  # '?' marks counted inside a hidden run (0: not counted)
 
     @property
     def length(self) -> int:
@@ -362,6 +363,20 @@ def _is_glyph(lab: np.ndarray, box: tuple, seg: _Segment) -> bool:
     return 0.01 < bright < 0.45
 
 
+def _count_glyphs(lab: np.ndarray, box: tuple, seg: _Segment) -> int:
+    """How many '?' marks a hidden run shows (a mark's dot is joined to its hook)."""
+    x, y, w, h = box
+    y1 = seg.y1 - (w // 3 if seg.y1 >= y + h - 2 else w // 8)  # not the outline's bottom
+    patch = lab[seg.y0 + w // 8 : y1, x + int(0.2 * w) : x + int(0.8 * w), 0]  # nor neighbours
+    if patch.size == 0:
+        return 0
+    mask = (patch > seg.lab[0] + 30).astype(np.uint8)
+    mask = cv2.dilate(mask, np.ones((max(3, w // 6), 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = [a for a in stats[1:, cv2.CC_STAT_AREA] if a >= 0.02 * w * w]
+    return len(big)
+
+
 # ---- the reading ---------------------------------------------------------------------------
 def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
     """Read a water-sort board from a screenshot.
@@ -429,7 +444,7 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
         per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit))
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
-        if sum(w == 1.0 for _, w in bounds) >= 3:
+        if sum(w == 1.0 for _, w, _ in bounds) >= 3:
             unit, offset = _fit_bounds(np.array(bounds), height)
         else:
             unit = _unit_height([s for t in per_tube if t for s in t], height)
@@ -537,6 +552,9 @@ def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | N
             elif near < 16:
                 s.kind = "empty"
         segs = _merge_hidden(segs)
+        for s in segs:
+            if s.kind == "hidden":
+                s.glyphs = _count_glyphs(lab, box, s)
         per_tube.append(_stack(segs, box))
     return per_tube
 
@@ -580,23 +598,30 @@ def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
     return out
 
 
-def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float]]:
-    """(height above the tube's bottom edge, weight) of each segment's upper boundary.
+def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float, int]]:
+    """(height above the tube's bottom edge, weight, known unit count or 0) per segment top.
 
-    The stack's top (liquid surface, maybe with a meniscus or headroom merged in) counts 0.2.
+    The stack's top (liquid surface, maybe with a meniscus or headroom merged in) counts 0.2;
+    the top of a run of '?' marks at the bottom is at as many units as it shows marks.
     """
     bottom = box[1] + box[3]
     segs = segs or []
-    return [(float(bottom - s.y0), 1.0 if k < len(segs) - 1 else 0.2) for k, s in enumerate(segs)]
+    out = []
+    for k, s in enumerate(segs):
+        known = s.glyphs if k == 0 and s.kind == "hidden" else 0
+        weight = 1.0 if k < len(segs) - 1 or known else 0.2
+        out.append((float(bottom - s.y0), weight, known))
+    return out
 
 
 def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float]:
     """(unit height, offset) so that boundaries sit at offset + k * unit for whole k >= 1."""
-    p, wt = bounds[:, 0], bounds[:, 1]
+    p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
     cands = np.arange(max(3.0, height / 12), height / 1.5, 0.25)
-    offs = np.linspace(-0.3, 0.3, 25)  # in units
+    offs = np.linspace(-0.15, 0.2, 15)  # in units
     r = p[None, None, :] / cands[:, None, None] - offs[None, :, None]
-    err = np.abs(r - np.maximum(1, np.round(r)))
+    k = np.where(known > 0, known, np.maximum(1, np.round(r)))
+    err = np.abs(r - k)
     cover = (np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum(axis=2)
     best_off = offs[np.argmax(cover, axis=1)] * cands
     best_cover = cover.max(axis=1)
@@ -618,6 +643,8 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         if round(r) <= below and keep:  # under half a unit: a meniscus, highlight or cork edge
             continue
         top = max(below + 1, round(r))
+        if s.kind == "hidden" and s.glyphs:
+            top = below + s.glyphs  # one '?' mark per hidden unit
         s.units, s.fit = top - below, 1 - 2 * abs(r - round(r))
         below = top
         keep.append(s)
