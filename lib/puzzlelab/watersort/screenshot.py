@@ -617,7 +617,7 @@ def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float,
 def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float]:
     """(unit height, offset) so that boundaries sit at offset + k * unit for whole k >= 1."""
     p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
-    cands = np.arange(max(3.0, height / 12), height / 1.5, 0.25)
+    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
     offs = np.linspace(-0.15, 0.2, 15)  # in units
     r = p[None, None, :] / cands[:, None, None] - offs[None, :, None]
     k = np.where(known > 0, known, np.maximum(1, np.round(r)))
@@ -656,7 +656,7 @@ def _unit_height(segs: list[_Segment], height: float) -> float:
     lengths = np.array([s.length for s in segs], dtype=float)
     if not len(lengths):
         raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
-    cands = np.arange(max(3.0, height / 12), height / 1.5, 0.25)
+    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
     ratio = lengths[None, :] / cands[:, None]
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
     cover = (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
