@@ -87,9 +87,9 @@ _HUES = [  # (upper bound of the CIELAB hue angle in degrees, name)
     (135, "olive"),
     (170, "green"),
     (215, "cyan"),
-    (275, "blue"),
-    (320, "purple"),
-    (345, "magenta"),
+    (310, "blue"),  # pure blue sits at 306 degrees in CIELAB
+    (335, "purple"),
+    (350, "magenta"),
     (360, "pink"),
 ]
 

@@ -601,7 +601,7 @@ def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
 def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float, int]]:
     """(height above the tube's bottom edge, weight, known unit count or 0) per segment top.
 
-    The stack's top (liquid surface, maybe with a meniscus or headroom merged in) counts 0.2;
+    The stack's top (liquid surface with a meniscus or headroom merged in) does not count;
     the top of a run of '?' marks at the bottom is at as many units as it shows marks.
     """
     bottom = box[1] + box[3]
@@ -609,7 +609,7 @@ def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float,
     out = []
     for k, s in enumerate(segs):
         known = s.glyphs if k == 0 and s.kind == "hidden" else 0
-        weight = 1.0 if k < len(segs) - 1 or known else 0.2
+        weight = 1.0 if k < len(segs) - 1 or known else 0.0
         out.append((float(bottom - s.y0), weight, known))
     return out
 
