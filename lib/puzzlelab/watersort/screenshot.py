@@ -574,13 +574,17 @@ def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | N
 
 
 def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
-    """Drop the cork of a completed tube: one-unit plugs above `capacity` units of one colour."""
-    for segs in per_tube:
-        if not segs or sum(s.units for s in segs) <= capacity or len(segs) > 3:
-            continue
+    """Drop the cork of a completed tube: one-unit plugs above `capacity` units of one colour,
+    of a colour no liquid has (games cork only tubes completed in one colour)."""
+    over = [t for t in per_tube if t and sum(s.units for s in t) > capacity and len(t) <= 3]
+    ids = {id(t) for t in over}
+    liquids = [s.lab for t in per_tube if t for s in (t[:1] if id(t) in ids else t)]
+    for segs in over:
         full = segs[0].kind == "liquid" and segs[0].units == capacity
-        if full and all(s.kind == "liquid" and s.units == 1 for s in segs[1:]):
-            del segs[1:]  # games cork only tubes completed in one colour
+        plugs = all(s.kind == "liquid" and s.units == 1 for s in segs[1:])
+        alien = all(min(np.linalg.norm(s.lab - c) for c in liquids) > 12 for s in segs[1:])
+        if full and plugs and alien:
+            del segs[1:]
 
 
 def _capacity_from_counts(per_tube: list[list[_Segment] | None], capacity: int) -> int:
