@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..batch import case_rng, run_batch, share_interval, tally
+from ..batch import case_rng, grid, run_batch, share_interval, tally
 from ..checks import integer, number
 from ..errors import PuzzleError
 from .puzzle import from_grid
@@ -47,19 +47,10 @@ def cases(
     seed = integer(seed, "seed", minimum=0)
     if max_nodes is not None:
         max_nodes = integer(max_nodes, "max_nodes", minimum=0)
-    return [
-        {
-            "rows": r,
-            "cols": c,
-            "density": p,
-            "picture": k,
-            "seed": seed,
-            "max_nodes": max_nodes,
-        }
-        for r, c in shapes
-        for p in densities
-        for k in range(n_pictures)
-    ]
+    pictures = grid(
+        density=densities, picture=range(n_pictures), seed=[seed], max_nodes=[max_nodes]
+    )
+    return [{"rows": r, "cols": c, **case} for r, c in shapes for case in pictures]
 
 
 def picture(case: dict):

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..batch import case_rng, proportion_ci, run_batch
+from ..batch import case_rng, grid, proportion_ci, run_batch
 from ..checks import integer
 from ..errors import PuzzleError
 from .board import is_solvable
@@ -64,17 +64,14 @@ def cases(
         raise PuzzleError(f"partition must be a name such as '6-6-3', not {partition!r}")
     if max_expanded is not None:
         max_expanded = integer(max_expanded, "max_expanded", minimum=0)
-    return [
-        {
-            "rows": rows,
-            "cols": cols,
-            "board": b,
-            "seed": seed,
-            "partition": partition,
-            "max_expanded": max_expanded,
-        }
-        for b in range(n_boards)
-    ]
+    return grid(
+        rows=[rows],
+        cols=[cols],
+        board=range(n_boards),
+        seed=[seed],
+        partition=[partition],
+        max_expanded=[max_expanded],
+    )
 
 
 def random_board(case: dict) -> tuple[int, ...]:
