@@ -1,14 +1,18 @@
-"""Shared fixtures: reference data from ../shared (skipped with a clear message when absent)."""
+"""Shared fixtures: reference data from ../shared (skipped with a clear message when absent),
+a papermill notebook runner, and the fuzz tests' "PuzzleError or a result" call."""
 
 from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from puzzlelab.paths import shared_dir
+from puzzlelab.errors import PuzzleError
+from puzzlelab.paths import root, shared_dir
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -21,8 +25,54 @@ def require_shared(*parts: str) -> Path:
     return path
 
 
+def fuzz_call(seconds: float = 20.0) -> Callable:
+    """A `call(fn, *args, **kwargs)` for the fuzz tests: fn's value, or None when it raised a
+    `PuzzleError`; any other exception, or a call over `seconds`, fails the test."""
+
+    def call(fn: Callable, *args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        except PuzzleError:
+            return None
+        finally:
+            took = time.perf_counter() - t0
+            assert took < seconds, f"{getattr(fn, '__name__', fn)} took {took:.1f} s > {seconds} s"
+
+    return call
+
+
 @pytest.fixture(scope="session")
 def distributions() -> dict:
     """Published sliding-puzzle distance distributions (OEIS), keyed like '3x3_corner'."""
     path = require_shared("reference", "sliding", "distributions.json")
     return json.loads(path.read_text())["distributions"]
+
+
+@pytest.fixture()
+def run_notebook(tmp_path, monkeypatch):
+    """A function running notebooks/<name> through papermill with parameters; it returns the
+    printed text of every code cell. The kernel imports this checkout's lib/."""
+    papermill = pytest.importorskip("papermill")
+    lib = str(root() / "lib")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([lib, os.environ.get("PYTHONPATH", "")]))
+
+    def run(name: str, parameters: dict) -> str:
+        out = tmp_path / name
+        papermill.execute_notebook(
+            str(root() / "notebooks" / name),
+            str(out),
+            parameters=parameters,
+            kernel_name="python3",
+            cwd=str(root() / "notebooks"),
+            progress_bar=False,
+        )
+        cells = json.loads(out.read_text())["cells"]
+        return "".join(
+            "".join(output.get("text", ""))
+            for cell in cells
+            if cell["cell_type"] == "code"
+            for output in cell.get("outputs", [])
+        )
+
+    return run

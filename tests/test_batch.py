@@ -198,6 +198,26 @@ def test_proportion_ci_edges_and_bad_input():
         proportion_ci(1, 4, confidence=1.5)
 
 
+def test_share_interval_widens_the_upper_end_by_the_undecided():
+    share, lo, hi = batch.share_interval(3, 10, 0.9, "clopper-pearson", undecided=2)
+    low = stats.binomtest(3, 10).proportion_ci(0.9, method="exact").low
+    high = stats.binomtest(5, 10).proportion_ci(0.9, method="exact").high
+    assert share == 0.3 and lo == pytest.approx(low) and hi == pytest.approx(high)
+
+
+def test_tally_counts_per_group_and_sets_errors_apart():
+    table = pd.DataFrame(
+        {
+            "k": [1, 1, 1, 2, 2],
+            "verdict": ["a", "b", "a", "a", "b"],
+            "error": [None, None, "boom", None, None],
+        }
+    )
+    out = batch.tally(table, ["k"], "n", {"a": ("verdict", lambda v: v == "a")})
+    assert list(out.columns) == ["n", "a", "errors"]
+    assert out.loc[1].tolist() == [2, 1, 1] and out.loc[2].tolist() == [2, 1, 0]
+
+
 # ------------------------------------------------------------------------------ resume
 
 

@@ -12,11 +12,11 @@ from datetime import timedelta
 
 import numpy as np
 import pandas as pd
+from conftest import fuzz_call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlelab import patterns as pt
-from puzzlelab.errors import PuzzleError
 
 FUZZ = settings(
     max_examples=100,
@@ -43,12 +43,7 @@ count_lists = st.one_of(
 )
 
 
-def call(fn, *args, **kwargs):
-    """fn(*args), or None when it raised a PuzzleError (anything else fails the test)."""
-    try:
-        return fn(*args, **kwargs)
-    except PuzzleError:
-        return None
+call = fuzz_call()
 
 
 def is_probability(x) -> bool:

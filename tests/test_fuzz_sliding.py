@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 import pytest
+from conftest import fuzz_call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlelab.errors import PuzzleError
 from puzzlelab.sliding import (
     distance_counts_reference,
     distance_table,
@@ -62,12 +62,7 @@ shapes = st.one_of(
 boards = st.one_of(texts, flat, nested, st.builds(np.array, flat), st.integers(), st.floats())
 
 
-def puzzle_error_or(fn, *args, **kwargs):
-    """The call's value, or None when it raised a PuzzleError (anything else fails)."""
-    try:
-        return fn(*args, **kwargs)
-    except PuzzleError:
-        return None
+puzzle_error_or = fuzz_call()
 
 
 @FUZZ

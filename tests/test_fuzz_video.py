@@ -13,11 +13,11 @@ from datetime import timedelta
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import fuzz_call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from puzzlelab.errors import PuzzleError
 from puzzlelab.game import make_pool
 from puzzlelab.video import (
     annotate_frame,
@@ -63,12 +63,7 @@ def video(tmp_path_factory, pictures, pool):
     return path, truth
 
 
-def call(fn, *args, **kwargs):
-    """fn(...), or None when it raised a PuzzleError (anything else fails the test)."""
-    try:
-        return fn(*args, **kwargs)
-    except PuzzleError:
-        return None
+call = fuzz_call()
 
 
 @FUZZ

@@ -10,10 +10,10 @@ import math
 import time
 
 import numpy as np
+from conftest import fuzz_call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlelab.errors import PuzzleError
 from puzzlelab.results import STATS_KEYS, VERDICTS
 from puzzlelab.watersort import (
     METHODS,
@@ -53,15 +53,7 @@ pours = st.one_of(
 )
 
 
-def call(fn, *args, **kwargs):
-    """fn(*args, **kwargs), or None when it raised a PuzzleError; checks the deadline."""
-    t0 = time.perf_counter()
-    try:
-        return fn(*args, **kwargs)
-    except PuzzleError:
-        return None
-    finally:
-        assert time.perf_counter() - t0 < DEADLINE, f"{fn.__name__} took over {DEADLINE} s"
+call = fuzz_call(DEADLINE)
 
 
 def check_level(level: Level | None, allow_unbalanced: bool = False) -> None:

@@ -17,6 +17,7 @@ from scipy import stats
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlelab.game import GAME_GOAL, make_pool, sample_openings
 from puzzlelab.patterns import (
+    WRITEUP_SHARED,  # the write-up's 500-sample "similarity matrix" (pictures 1..6)
     chao1,
     check_coverage,
     coverage,
@@ -56,19 +57,6 @@ from puzzlelab.patterns import (
     write_samples,
 )
 from puzzlelab.sliding import is_solvable, move_between, parse_board, to_pattern
-
-# The write-up's 500-sample "similarity matrix" (patterns shared between pictures 1..6).
-WRITEUP_SHARED = np.array(
-    [
-        [60, 33, 41, 42, 37, 36],
-        [33, 44, 34, 25, 27, 26],
-        [41, 34, 57, 37, 37, 36],
-        [42, 25, 37, 52, 30, 27],
-        [37, 27, 37, 30, 50, 31],
-        [36, 26, 36, 27, 31, 49],
-    ]
-)
-
 
 # ----------------------------------------------------------------------------- write-up figures
 

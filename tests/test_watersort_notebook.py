@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from puzzlelab.errors import PuzzleError
-from puzzlelab.paths import root
 from puzzlelab.watersort import study
 
 SMALL = {
@@ -22,31 +19,11 @@ SMALL = {
 }
 
 
-def _stream(nb: dict) -> str:
-    """All printed text of an executed notebook."""
-    return "".join(
-        "".join(out.get("text", ""))
-        for cell in nb["cells"]
-        if cell["cell_type"] == "code"
-        for out in cell.get("outputs", [])
-    )
-
-
 @pytest.mark.slow
-def test_notebook_06_with_small_parameters(tmp_path, monkeypatch):
+def test_notebook_06_with_small_parameters(tmp_path, monkeypatch, run_notebook):
     """Small non-default parameters run end to end without ../shared; asserts follow them."""
-    papermill = pytest.importorskip("papermill")
     monkeypatch.setenv("PUZZLELAB_SHARED", str(tmp_path / "no-shared"))
-    out = tmp_path / "06.ipynb"
-    papermill.execute_notebook(
-        str(root() / "notebooks" / "06_water_sort.ipynb"),
-        str(out),
-        parameters=SMALL,
-        kernel_name="python3",
-        cwd=str(root() / "notebooks"),
-        progress_bar=False,
-    )
-    text = _stream(json.loads(out.read_text()))
+    text = run_notebook("06_water_sort.ipynb", SMALL)
     assert "Skipped: this section needs ../shared/corpora/watersort/levels.json" in text
     assert "'deals': 2," in text  # n_compare
     assert "deals: 4 |" in text  # len(colors) * n_deals

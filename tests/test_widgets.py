@@ -273,22 +273,26 @@ LEVEL = Level.parse("BBA CBC CAA -")
 WATER = w.WaterSortBoard(LEVEL)
 
 
+def act(board, action, click) -> bool:
+    """Press the button named `action` (hint, undo, reset) or `click(action)`; False when the
+    board refused the click with a PuzzleError."""
+    if action in ("hint", "undo", "reset"):
+        {"hint": board.show_hint, "undo": board.undo, "reset": board.reset}[action]()
+        return True
+    try:
+        click(action)
+    except PuzzleError:
+        return False
+    return True
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.one_of(st.integers(-2, 7), st.sampled_from(["hint", "undo", "reset"]))))
 def test_any_sliding_clicks_keep_a_legal_board_and_exact_moves_left(actions):
     SLIDING.reset()
     for action in actions:
-        if action == "hint":
-            SLIDING.show_hint()
-        elif action == "undo":
-            SLIDING.undo()
-        elif action == "reset":
-            SLIDING.reset()
-        else:
-            try:
-                SLIDING.click(action)
-            except PuzzleError:
-                assert not 0 <= action < 6
+        if not act(SLIDING, action, SLIDING.click):
+            assert not 0 <= action < 6
         assert SLIDING.moves_left == DIST_2X3[SLIDING.state]
         assert len(SLIDING.history) == len(SLIDING.trail) - 1
 
@@ -298,15 +302,8 @@ def test_any_sliding_clicks_keep_a_legal_board_and_exact_moves_left(actions):
 def test_any_tube_clicks_replay_and_report_the_bfs_optimum(actions):
     WATER.reset()
     for action in actions:
-        if action == "hint":
-            WATER.show_hint()
-        elif action == "undo":
-            WATER.undo()
-        else:
-            try:
-                WATER.select(action)
-            except PuzzleError:
-                assert not 0 <= action < 4
+        if not act(WATER, action, WATER.select):
+            assert not 0 <= action < 4
     assert WATER.level == LEVEL.play(WATER.history)[-1]
     assert WATER.pours_left == pours_bfs(WATER.level)
 

@@ -622,6 +622,60 @@ def proportion_ci(
     return lo, hi
 
 
+def tally(
+    table: pd.DataFrame,
+    keys: list[str],
+    total: str,
+    counts: Mapping[str, tuple[str, Callable[[pd.Series], pd.Series]]],
+) -> pd.DataFrame:
+    """Per group of `keys`: the rows without an error, each count, and the rows with an error.
+
+    Parameters
+    ----------
+    table : DataFrame
+        A `run_batch` table (with its ``error`` column).
+    keys : list of str
+        The case columns to group by.
+    total : str
+        Name of the column counting the rows without an error.
+    counts : mapping
+        ``name -> (column, test)``: the column ``name`` counts the error-free rows whose
+        ``test(table[column])`` is true.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by `keys`: `total`, the counts in order, then ``errors``.
+    """
+    ok = table[table["error"].isna()]
+    groups = ok.groupby(keys)
+    columns = {
+        name: (column, lambda v, t=test: int(t(v).sum())) for name, (column, test) in counts.items()
+    }
+    out = groups.agg(**columns)
+    out.insert(0, total, groups.size().astype("int64"))
+    errors = table[table["error"].notna()].groupby(keys).size()
+    out["errors"] = errors.reindex(out.index, fill_value=0).astype(int)
+    return out
+
+
+def share_interval(
+    hits: object,
+    n: object,
+    confidence: float = 0.95,
+    ci: str = "wilson",
+    *,
+    undecided: object = 0,
+) -> tuple[Any, np.ndarray, np.ndarray]:
+    """(hits/n, lower, upper): a share with its `proportion_ci`, widened by undecided cases.
+
+    Undecided cases count as misses for the lower end and as hits for the upper end.
+    """
+    lo, _ = proportion_ci(hits, n, confidence, ci)
+    _, hi = proportion_ci(hits + undecided, n, confidence, ci)
+    return hits / n, lo, hi
+
+
 __all__ = [
     "auto_chunk_size",
     "case_rng",
@@ -633,4 +687,6 @@ __all__ = [
     "run_batch",
     "run_chunk",
     "run_folder",
+    "share_interval",
+    "tally",
 ]

@@ -25,6 +25,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -313,26 +314,28 @@ def _wait_status(page, board, pattern: str, timeout_ms: int = 30_000) -> str:
     return text
 
 
-def play_sliding(page) -> tuple[str, str]:
-    """Ask the first sliding board for a hint and click the hinted tile: (before, after)."""
-    board = page.locator(".puzzlelab-sliding-board").first
+def _hint(page, css: str, pattern: str) -> tuple[Any, str, re.Match]:
+    """Scroll to the first board matching `css` and press hint: (board, status before, match
+    of `pattern` in the hint shown)."""
+    board = page.locator(css).first
     board.scroll_into_view_if_needed()
     before = _status(board)
     board.get_by_role("button", name="hint").click()
-    hinted = _wait_status(page, board, r"hint: slide tile \d+")
-    tile = re.search(r"hint: slide tile (\d+)", hinted).group(1)
-    board.locator(".puzzlelab-tile", has_text=re.compile(rf"^{tile}$")).click()
+    return board, before, re.search(pattern, _wait_status(page, board, pattern))
+
+
+def play_sliding(page) -> tuple[str, str]:
+    """Ask the first sliding board for a hint and click the hinted tile: (before, after)."""
+    board, before, hint = _hint(page, ".puzzlelab-sliding-board", r"hint: slide tile (\d+)")
+    board.locator(".puzzlelab-tile", has_text=re.compile(rf"^{hint.group(1)}$")).click()
     return before, _wait_status(page, board, r"^1 move made|^solved")
 
 
 def play_watersort(page) -> tuple[str, str]:
     """Ask the first water-sort board for a hint and click its two tubes: (before, after)."""
-    board = page.locator(".puzzlelab-watersort-board").first
-    board.scroll_into_view_if_needed()
-    before = _status(board)
-    board.get_by_role("button", name="hint").click()
-    hinted = _wait_status(page, board, r"hint: pour tube \d+ onto tube \d+")
-    src, dst = re.search(r"hint: pour tube (\d+) onto tube (\d+)", hinted).groups()
+    pattern = r"hint: pour tube (\d+) onto tube (\d+)"
+    board, before, hint = _hint(page, ".puzzlelab-watersort-board", pattern)
+    src, dst = hint.groups()
     tubes = board.locator(".puzzlelab-tube")
     tubes.nth(int(src)).click()
     _wait_status(page, board, rf"pour tube {src} onto")

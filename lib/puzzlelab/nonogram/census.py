@@ -15,10 +15,11 @@ intervals; undecided pictures widen the unique share's interval instead of being
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import pandas as pd
 
-from ..batch import case_rng, proportion_ci, run_batch
+from ..batch import case_rng, grid, run_batch, share_interval, tally
 from ..checks import integer, number
 from ..errors import PuzzleError
 from .puzzle import from_grid
@@ -46,19 +47,10 @@ def cases(
     seed = integer(seed, "seed", minimum=0)
     if max_nodes is not None:
         max_nodes = integer(max_nodes, "max_nodes", minimum=0)
-    return [
-        {
-            "rows": r,
-            "cols": c,
-            "density": p,
-            "picture": k,
-            "seed": seed,
-            "max_nodes": max_nodes,
-        }
-        for r, c in shapes
-        for p in densities
-        for k in range(n_pictures)
-    ]
+    pictures = grid(
+        density=densities, picture=range(n_pictures), seed=[seed], max_nodes=[max_nodes]
+    )
+    return [{"rows": r, "cols": c, **case} for r, c in shapes for case in pictures]
 
 
 def picture(case: dict):
@@ -87,10 +79,7 @@ def census(
     *,
     seed: int = 0,
     max_nodes: int | None = 2_000,
-    cluster: object = None,
-    chunk_size: int | None = None,
-    progress: bool = True,
-    resume: str | None = None,
+    **batch: Any,
 ) -> pd.DataFrame:
     """Run the picture census with `puzzlelab.batch.run_batch`: one row per picture.
 
@@ -98,8 +87,9 @@ def census(
     ----------
     sizes, densities, n_pictures, seed, max_nodes
         The cases (see `cases`).
-    cluster, chunk_size, progress, resume
-        Passed to `run_batch` (None: this process; "local": every core; an address).
+    **batch
+        Passed to `run_batch`: cluster (None: this process; "local": every core; an
+        address), chunk_size, progress, resume, overwrite.
 
     Returns
     -------
@@ -107,15 +97,7 @@ def census(
         The case columns, then filled, verdict, line_solvable, nodes and error.
     """
     todo = cases(sizes, densities, n_pictures, seed=seed, max_nodes=max_nodes)
-    return run_batch(
-        picture_row,
-        todo,
-        cluster=cluster,
-        chunk_size=chunk_size,
-        progress=progress,
-        resume=resume,
-        desc="random pictures",
-    )
+    return run_batch(picture_row, todo, desc="random pictures", **batch)
 
 
 def summarise(table: pd.DataFrame, confidence: float = 0.95, ci: str = "wilson") -> pd.DataFrame:
@@ -124,21 +106,13 @@ def summarise(table: pd.DataFrame, confidence: float = 0.95, ci: str = "wilson")
     ``unique_hi`` counts undecided (``limit``) pictures as unique; rows with an ``error``
     are counted in ``errors`` and left out of ``pictures``.
     """
-    ok = table[table["error"].isna()]
-    keys = ["rows", "cols", "density"]
-    out = ok.groupby(keys).agg(
-        pictures=("verdict", "size"),
-        unique=("verdict", lambda v: int((v == "unique").sum())),
-        multiple=("verdict", lambda v: int((v == "multiple").sum())),
-        limit=("verdict", lambda v: int((v == "limit").sum())),
-        line_solvable=("line_solvable", lambda v: int(v.sum())),
-    )
-    errors = table[table["error"].notna()].groupby(keys).size()
-    out["errors"] = errors.reindex(out.index, fill_value=0).astype(int)
+    verdicts = {v: ("verdict", lambda s, v=v: s == v) for v in ("unique", "multiple", "limit")}
+    counts = {**verdicts, "line_solvable": ("line_solvable", lambda s: s)}
+    out = tally(table, ["rows", "cols", "density"], "pictures", counts)
     n = out["pictures"]
-    out["share_unique"] = out["unique"] / n
-    out["unique_lo"], _ = proportion_ci(out["unique"], n, confidence, ci)
-    _, out["unique_hi"] = proportion_ci(out["unique"] + out["limit"], n, confidence, ci)
-    out["share_line"] = out["line_solvable"] / n
-    out["line_lo"], out["line_hi"] = proportion_ci(out["line_solvable"], n, confidence, ci)
+    unique = share_interval(out["unique"], n, confidence, ci, undecided=out["limit"])
+    out["share_unique"], out["unique_lo"], out["unique_hi"] = unique
+    out["share_line"], out["line_lo"], out["line_hi"] = share_interval(
+        out["line_solvable"], n, confidence, ci
+    )
     return out.reset_index()

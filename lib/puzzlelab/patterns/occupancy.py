@@ -10,7 +10,7 @@ one-step matrix is raised to the n-th power by squaring. Requests too big for ei
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
@@ -313,6 +313,17 @@ def prob_all_seen(pool: int, n_samples: int) -> float:
     return _all_seen_series(N, n)
 
 
+def _first_true(pred: Callable[[int], bool], lo: int, hi: int) -> int:
+    """Smallest integer in [lo, hi] where a monotone predicate (False..True) holds; pred(hi)."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 def _all_seen_series(N: int, n: int) -> float:
     """Inclusion-exclusion for P(D = N) with its cancellation checked."""
     total, biggest, log_term = 0.0, 1.0, 0.0
@@ -367,10 +378,4 @@ def samples_to_see_all(pool: int, confidence: float = 0.999) -> int:
     lo, hi = N, max(N + 1, int(guess))
     while not enough(hi):
         lo, hi = hi, 2 * hi
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if enough(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return _first_true(enough, lo, hi)

@@ -25,6 +25,7 @@ from .. import checks
 from ..errors import InvalidPuzzleError, TooLargeError
 from .occupancy import (
     MAX_SIMULATED,
+    _first_true,
     _rng,
     check_pool,
     check_samples,
@@ -214,17 +215,6 @@ def _bracket(pred: Callable[[int], bool], start: int, limit: int) -> int:
     while start + step < limit and not pred(start + step):
         step *= 2
     return min(start + step, limit)
-
-
-def _first_true(pred: Callable[[int], bool], lo: int, hi: int) -> int:
-    """Smallest integer in [lo, hi] where a monotone predicate (False..True) holds; pred(hi)."""
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if pred(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 def interval_coverage(pool: int, n_samples: int, confidence: float = 0.95) -> float:

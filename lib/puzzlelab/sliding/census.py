@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..batch import case_rng, proportion_ci, run_batch
+from ..batch import case_rng, grid, proportion_ci, run_batch
 from ..checks import integer
 from ..errors import PuzzleError
 from .board import is_solvable
@@ -63,17 +64,14 @@ def cases(
         raise PuzzleError(f"partition must be a name such as '6-6-3', not {partition!r}")
     if max_expanded is not None:
         max_expanded = integer(max_expanded, "max_expanded", minimum=0)
-    return [
-        {
-            "rows": rows,
-            "cols": cols,
-            "board": b,
-            "seed": seed,
-            "partition": partition,
-            "max_expanded": max_expanded,
-        }
-        for b in range(n_boards)
-    ]
+    return grid(
+        rows=[rows],
+        cols=[cols],
+        board=range(n_boards),
+        seed=[seed],
+        partition=[partition],
+        max_expanded=[max_expanded],
+    )
 
 
 def random_board(case: dict) -> tuple[int, ...]:
@@ -116,10 +114,7 @@ def census(
     partition: str | None = None,
     seed: int = 0,
     max_expanded: int | None = None,
-    cluster: object = None,
-    chunk_size: int | None = None,
-    progress: bool = True,
-    resume: str | None = None,
+    **batch: Any,
 ) -> pd.DataFrame:
     """Run the board census with `puzzlelab.batch.run_batch`: one row per random board.
 
@@ -127,8 +122,9 @@ def census(
     ----------
     n_boards, shape, partition, seed, max_expanded
         The cases (see `cases`); (4, 4) is the 15-puzzle with the 6-6-3 databases.
-    cluster, chunk_size, progress, resume
-        Passed to `run_batch` (None: this process; "local": every core; an address).
+    **batch
+        Passed to `run_batch`: cluster (None: this process; "local": every core; an
+        address), chunk_size, progress, resume, overwrite.
 
     Returns
     -------
@@ -138,15 +134,7 @@ def census(
     todo = cases(n_boards, shape, partition=partition, seed=seed, max_expanded=max_expanded)
     if todo:
         database(todo[0]["rows"], todo[0]["cols"], todo[0]["partition"])  # build before fanning out
-    return run_batch(
-        board_row,
-        todo,
-        cluster=cluster,
-        chunk_size=chunk_size,
-        progress=progress,
-        resume=resume,
-        desc="random boards",
-    )
+    return run_batch(board_row, todo, desc="random boards", **batch)
 
 
 def length_distribution(

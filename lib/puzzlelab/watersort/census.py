@@ -19,11 +19,12 @@ upper end) instead of being dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..batch import proportion_ci, run_batch
+from ..batch import run_batch, share_interval, tally
 from ..checks import choice, integer
 from .generate import random_deal
 from .solvers import solve
@@ -96,10 +97,7 @@ def census(
     seed: int = 0,
     method: str = "dfs",
     max_expanded: int | None = 100_000,
-    cluster: object = None,
-    chunk_size: int | None = None,
-    progress: bool = True,
-    resume: str | None = None,
+    **batch: Any,
 ) -> pd.DataFrame:
     """Run the deal census with `puzzlelab.batch.run_batch`: one row per deal.
 
@@ -107,8 +105,9 @@ def census(
     ----------
     colors, n_deals, empty, seed, method, max_expanded
         The cases (see `cases`).
-    cluster, chunk_size, progress, resume
-        Passed to `run_batch` (None: this process; "local": every core; an address).
+    **batch
+        Passed to `run_batch`: cluster (None: this process; "local": every core; an
+        address), chunk_size, progress, resume, overwrite.
 
     Returns
     -------
@@ -116,15 +115,7 @@ def census(
         The case columns, then verdict, length, expanded and error.
     """
     todo = cases(colors, n_deals, empty, seed=seed, method=method, max_expanded=max_expanded)
-    return run_batch(
-        deal_row,
-        todo,
-        cluster=cluster,
-        chunk_size=chunk_size,
-        progress=progress,
-        resume=resume,
-        desc="water sort deals",
-    )
+    return run_batch(deal_row, todo, desc="water sort deals", **batch)
 
 
 def summarise(table: pd.DataFrame, confidence: float = 0.95, ci: str = "wilson") -> pd.DataFrame:
@@ -134,18 +125,14 @@ def summarise(table: pd.DataFrame, confidence: float = 0.95, ci: str = "wilson")
     end for (solvable + limit)/deals, so undecided deals widen the interval. Rows with an
     ``error`` are counted in ``errors`` and left out of ``deals``.
     """
-    ok = table[table["error"].isna()]
-    keys = ["colors", "empty"]
-    out = ok.groupby(keys).agg(
-        deals=("verdict", "size"),
-        solvable=("verdict", lambda v: int(v.isin(SOLVED_VERDICTS).sum())),
-        unsolvable=("verdict", lambda v: int((v == "unsolvable").sum())),
-        limit=("verdict", lambda v: int((v == "limit").sum())),
+    counts = {
+        "solvable": ("verdict", lambda v: v.isin(SOLVED_VERDICTS)),
+        "unsolvable": ("verdict", lambda v: v == "unsolvable"),
+        "limit": ("verdict", lambda v: v == "limit"),
+    }
+    out = tally(table, ["colors", "empty"], "deals", counts)
+    out["share_solvable"], out["share_lo"], out["share_hi"] = share_interval(
+        out["solvable"], out["deals"], confidence, ci, undecided=out["limit"]
     )
-    errors = table[table["error"].notna()].groupby(keys).size()
-    out["errors"] = errors.reindex(out.index, fill_value=0).astype(int)
-    out["share_solvable"] = out["solvable"] / out["deals"]
-    out["share_lo"], _ = proportion_ci(out["solvable"], out["deals"], confidence, ci)
-    _, out["share_hi"] = proportion_ci(out["solvable"] + out["limit"], out["deals"], confidence, ci)
     out["share_unsolvable"] = out["unsolvable"] / out["deals"]
     return out.reset_index()

@@ -21,10 +21,26 @@ from .core import Panel, figure_png, image_widget, show
 CELL = "3.2em"
 
 
+class _Game(Panel):
+    """A board to play: a status line and buttons calling `show_hint`, `undo` and `reset`."""
+
+    def _controls(self) -> W.HBox:
+        """Make the status label and the hint/undo/reset buttons; return the row of buttons."""
+        self.status = W.Label()
+        self.status.add_class("puzzlelab-status")
+        self.hint_button = W.Button(description="hint", icon="lightbulb-o")
+        self.undo_button = W.Button(description="undo", icon="undo")
+        self.reset_button = W.Button(description="reset", icon="refresh")
+        self.hint_button.on_click(lambda _: self.show_hint())
+        self.undo_button.on_click(lambda _: self.undo())
+        self.reset_button.on_click(lambda _: self.reset())
+        return W.HBox([self.hint_button, self.undo_button, self.reset_button])
+
+
 # ---------------------------------------------------------------------------- sliding
 
 
-class SlidingBoard(Panel):
+class SlidingBoard(_Game):
     """A sliding puzzle to play: click a tile next to the blank to slide it.
 
     Parameters
@@ -75,15 +91,7 @@ class SlidingBoard(Panel):
         grid = W.GridBox(
             self.buttons, layout=W.Layout(grid_template_columns=f"repeat({cols}, {CELL})")
         )
-        self.status = W.Label()
-        self.status.add_class("puzzlelab-status")
-        self.hint_button = W.Button(description="hint", icon="lightbulb-o")
-        self.undo_button = W.Button(description="undo", icon="undo")
-        self.reset_button = W.Button(description="reset", icon="refresh")
-        self.hint_button.on_click(lambda _: self.show_hint())
-        self.undo_button.on_click(lambda _: self.undo())
-        self.reset_button.on_click(lambda _: self.reset())
-        actions = W.HBox([self.hint_button, self.undo_button, self.reset_button])
+        actions = self._controls()
         super().__init__([grid, self.status, actions])
         self.add_class("puzzlelab-sliding-board")
         self._refresh()
@@ -199,7 +207,7 @@ def _count(n: int, noun: str) -> str:
 # ---------------------------------------------------------------------------- water sort
 
 
-class WaterSortBoard(Panel):
+class WaterSortBoard(_Game):
     """A water-sort level to play: click a tube, then another, to pour.
 
     After every pour the optimal solver says how many pours are left, or that the position
@@ -237,16 +245,8 @@ class WaterSortBoard(Panel):
         for k, button in enumerate(self.tube_buttons):
             button.on_click(lambda _, k=k: self.select(k))
             button.add_class("puzzlelab-tube")
-        self.status = W.Label()
-        self.status.add_class("puzzlelab-status")
-        self.hint_button = W.Button(description="hint", icon="lightbulb-o")
-        self.undo_button = W.Button(description="undo", icon="undo")
-        self.reset_button = W.Button(description="reset", icon="refresh")
-        self.hint_button.on_click(lambda _: self.show_hint())
-        self.undo_button.on_click(lambda _: self.undo())
-        self.reset_button.on_click(lambda _: self.reset())
         tubes = W.HBox(self.tube_buttons, layout=W.Layout(flex_flow="row wrap"))
-        actions = W.HBox([self.hint_button, self.undo_button, self.reset_button])
+        actions = self._controls()
         super().__init__([self.image, tubes, self.status, actions])
         self.add_class("puzzlelab-watersort-board")
         self.minimum = self.analyse(level)
