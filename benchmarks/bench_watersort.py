@@ -164,4 +164,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    # ---- screenshot reading (issue 13, screenshot branch): CPU seconds per screenshot ----
+    from bench_screenshot import bench_screenshots
+
+    bench_screenshots()
+    sys.exit(status)

@@ -21,6 +21,7 @@ from .level import (
     poured,
     top_run,
 )
+from .screenshot import Reading, draw_reading, read_screenshot
 from .solvers import METHODS, Solution, WaterSortProblem, optimal_length, solve
 
 __all__ = [
@@ -28,9 +29,11 @@ __all__ = [
     "Color",
     "Level",
     "Pour",
+    "Reading",
     "Solution",
     "Tube",
     "WaterSortProblem",
+    "draw_reading",
     "is_complete",
     "is_solution",
     "load_levels",
@@ -39,6 +42,7 @@ __all__ = [
     "optimal_length",
     "pour_amount",
     "poured",
+    "read_screenshot",
     "solve",
     "top_run",
     "writeup_estimate",

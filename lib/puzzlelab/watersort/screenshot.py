@@ -1,0 +1,719 @@
+"""Read a water-sort board from a screenshot: find the tubes, their units and colours.
+
+General image analysis, no game's pixel coordinates or colours:
+
+1. the image is scaled to a working height; tube outlines are found as tall connected
+   components of the edge map, grouped by size into rows (reading order: top row first);
+   a row's regular spacing extrapolates to tubes hidden behind curtains;
+2. a colour profile down each tube's centre (per-row median in CIELAB) is cut where the colour
+   jumps; segments like the empty glass (sampled under every tube's rim) are empty space;
+3. the unit height is the largest height that makes every liquid segment a whole number of
+   units; a segment of dark neutral colour with a bright glyph inside is a hidden unit ('?');
+4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
+   stay apart while JPEG noise does not split a colour; a fully visible board must hold every
+   colour `capacity` times, otherwise the reading lists the problem and has no level.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..errors import InvalidPuzzleError, ParseError, PuzzleError
+from .colors import cluster_colors, color_names, lab_to_rgb, rgb_to_lab
+from .level import Level
+
+WORK_HEIGHT = 800  # pixels: every image is analysed at this height
+MIN_SIDE = 24  # smaller images cannot show a board
+HIDDEN = "?"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reading:
+    """What `read_screenshot` saw: tubes, capacities, colours, boxes, confidence, level."""
+
+    tubes: list[list[str] | None]
+    capacities: list[int]
+    palette: dict[str, tuple[int, int, int]]
+    boxes: list[tuple[int, int, int, int]]
+    confidence: list[list[float] | None]
+    level: Level | None
+    layout: list[int]
+    unit_height: float
+    covered: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    size: tuple[int, int] = (0, 0)
+
+    @property
+    def n_tubes(self) -> int:
+        """Number of tubes found (covered ones included)."""
+        return len(self.tubes)
+
+    @property
+    def n_hidden(self) -> int:
+        """Number of hidden ('?') units."""
+        return sum(t.count(HIDDEN) for t in self.tubes if t is not None)
+
+    @property
+    def fully_visible(self) -> bool:
+        """True when no unit is hidden and no tube covered."""
+        return not self.covered and self.n_hidden == 0
+
+    def to_text(self) -> str:
+        """One token per tube, bottom to top: names joined by commas, - empty, # covered."""
+        out = []
+        for t in self.tubes:
+            out.append("#" if t is None else (",".join(t) if t else "-"))
+        return " ".join(out)
+
+
+# ---- input ---------------------------------------------------------------------------------
+def load_image(path_or_array: object, channels: str = "rgb") -> np.ndarray:
+    """An RGB uint8 array (H, W, 3) from a path or an array; PuzzleError for anything else.
+
+    Parameters
+    ----------
+    path_or_array : str, PathLike or numpy array
+        A PNG/JPEG (any format Pillow reads) or an array (H, W), (H, W, 3) or (H, W, 4) of
+        uint8, or of floats in [0, 1].
+    channels : {"rgb", "bgr"}
+        Channel order of an array (files are always decoded correctly).
+
+    Raises
+    ------
+    PuzzleError
+        Not an image, unreadable or truncated file, wrong dtype/shape, NaN values, too small.
+    """
+    if channels not in ("rgb", "bgr"):
+        raise PuzzleError(f"channels must be 'rgb' or 'bgr', not {channels!r}")
+    if isinstance(path_or_array, str | bytes | os.PathLike):
+        return _read_file(path_or_array)
+    if not isinstance(path_or_array, np.ndarray):
+        raise PuzzleError(
+            f"expected an image path or a numpy array, got {type(path_or_array).__name__}"
+        )
+    return _from_array(path_or_array, channels)
+
+
+def _read_file(path: str | bytes | os.PathLike) -> np.ndarray:
+    """Decode an image file with Pillow, refusing truncated or non-image files."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        p = Path(os.fsdecode(path))
+    except (TypeError, ValueError) as exc:
+        raise PuzzleError(f"not a usable path: {path!r}") from exc
+    if not p.is_file():
+        raise ParseError(f"no image file at {str(p)!r}")
+    try:
+        with Image.open(p) as im:
+            im.load()
+            rgb = np.asarray(im.convert("RGB"), dtype=np.uint8)
+    except UnidentifiedImageError as exc:
+        raise ParseError(f"{p.name}: not an image Pillow can read (PNG, JPEG, ...)") from exc
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ParseError(f"{p.name}: damaged or truncated image ({exc})") from exc
+    except Image.DecompressionBombError as exc:
+        raise ParseError(f"{p.name}: image too large ({exc})") from exc
+    return _check_size(rgb, p.name)
+
+
+def _from_array(a: np.ndarray, channels: str) -> np.ndarray:
+    """Validate and convert an array image to RGB uint8."""
+    if a.ndim == 3 and a.shape[2] in (3, 4):
+        a = a[:, :, :3]
+    elif a.ndim == 2:
+        a = np.repeat(a[:, :, None], 3, axis=2)
+    else:
+        raise PuzzleError(f"image array must be (H, W), (H, W, 3) or (H, W, 4), not {a.shape}")
+    if a.dtype == np.uint8:
+        rgb = a
+    elif np.issubdtype(a.dtype, np.floating):
+        if not np.isfinite(a).all():
+            raise PuzzleError("image array holds NaN or infinite values")
+        if a.size and (a.min() < 0 or a.max() > 1):
+            raise PuzzleError("a float image array must hold values in [0, 1]")
+        rgb = np.round(a * 255).astype(np.uint8)
+    else:
+        raise PuzzleError(f"image array must be uint8 (or float in [0, 1]), not {a.dtype}")
+    if channels == "bgr":
+        rgb = rgb[:, :, ::-1]
+    return _check_size(np.ascontiguousarray(rgb), "image array")
+
+
+def _check_size(rgb: np.ndarray, what: str) -> np.ndarray:
+    """Refuse images too small to show a board."""
+    if min(rgb.shape[:2]) < MIN_SIDE:
+        raise PuzzleError(f"{what} is {rgb.shape[1]}x{rgb.shape[0]}; too small to show tubes")
+    return rgb
+
+
+# ---- tubes ---------------------------------------------------------------------------------
+def _edges(img: np.ndarray) -> np.ndarray:
+    """Dilated Canny edges of the working image."""
+    e = cv2.Canny(cv2.GaussianBlur(img, (3, 3), 0), 40, 100)
+    return cv2.dilate(e, np.ones((3, 3), np.uint8))
+
+
+def _candidates(edges: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Bounding boxes (x, y, w, h) of tall, narrow edge components: possible tubes."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
+    height = edges.shape[0]
+    out = []
+    for x, y, w, h, _area in stats[1:]:
+        if h >= 0.05 * height and w >= 6:
+            out.append((int(x), int(y), int(w), int(h)))
+    return out
+
+
+def _similar(a: tuple, b: tuple, tol: float = 0.25) -> bool:
+    """Two boxes of about the same width and height."""
+    return abs(a[2] - b[2]) <= tol * max(a[2], b[2]) and abs(a[3] - b[3]) <= tol * max(a[3], b[3])
+
+
+def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
+    """Rows (top first) of tube boxes (x, y, w, h), each row left to right, in `img` pixels."""
+    boxes = [b for b in _candidates(_edges(img)) if 1.8 <= b[3] / b[2] <= 9]
+    if not boxes:
+        return []
+    support = [sum(_similar(a, b) for b in boxes) for a in boxes]
+    best = boxes[int(np.argmax(support))]
+    if max(support) < 2:
+        return []
+    tubes = [b for b in boxes if _similar(b, best)]
+    tubes = _drop_nested(tubes)
+    rows: list[list[tuple[int, int, int, int]]] = []
+    for b in sorted(tubes, key=lambda b: b[1] + b[3]):
+        bottom = b[1] + b[3]
+        for row in rows:
+            rb = np.median([r[1] + r[3] for r in row])
+            if abs(bottom - rb) < 0.3 * b[3]:
+                row.append(b)
+                break
+        else:
+            rows.append([b])
+    return [_align(sorted(r)) for r in sorted(rows, key=lambda r: np.median([b[1] for b in r]))]
+
+
+def _align(row: list[tuple]) -> list[tuple]:
+    """Clip boxes taller than the row's usual top (corks, lids) to that top."""
+    top = int(np.median([b[1] for b in row]))
+    return [(x, max(y, top), w, h - max(0, top - y)) for x, y, w, h in row]
+
+
+def _drop_nested(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Remove boxes that overlap a bigger one horizontally by more than half."""
+    keep = []
+    for b in sorted(boxes, key=lambda b: -b[2] * b[3]):
+        if all(_x_overlap(b, k) < 0.5 * min(b[2], k[2]) or not _y_overlap(b, k) for k in keep):
+            keep.append(b)
+    return keep
+
+
+def _x_overlap(a: tuple, b: tuple) -> int:
+    """Horizontal overlap of two boxes in pixels."""
+    return max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+
+
+def _y_overlap(a: tuple, b: tuple) -> bool:
+    """True when two boxes share rows."""
+    return min(a[1] + a[3], b[1] + b[3]) > max(a[1], b[1])
+
+
+def _fill_row(row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray) -> list[tuple]:
+    """Add slots where the row's spacing says a tube stands but no outline was found."""
+    if len(row) < 2:
+        return [(b, False) for b in row]
+    xs = [b[0] for b in row]
+    pitch = float(np.median(np.diff(xs)))
+    w = int(np.median([b[2] for b in row]))
+    y = int(np.median([b[1] for b in row]))
+    h = int(np.median([b[3] for b in row]))
+    slots = [(b, False) for b in row]
+    filled = []  # gaps inside the row
+    for a, b in zip(row, row[1:], strict=False):
+        k = round((b[0] - a[0]) / pitch)
+        filled += [(round(a[0] + j * pitch), y, w, h) for j in range(1, k)]
+    x = xs[0] - pitch
+    while x >= 0:
+        filled.append((round(x), y, w, h))
+        x -= pitch
+    x = xs[-1] + pitch
+    while x + w <= width:
+        filled.append((round(x), y, w, h))
+        x += pitch
+    for b in filled:
+        patch = lab[b[1] : b[1] + b[3], b[0] : b[0] + b[2]].reshape(-1, 3)
+        if patch.size and np.median(np.linalg.norm(patch - bg, axis=1)) > 20:
+            slots.append((b, True))
+    return sorted(slots, key=lambda s: s[0][0])
+
+
+def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
+    """Median colour of the gaps between tubes (the local background)."""
+    samples = []
+    for row in rows:
+        for a, b in zip(row, row[1:], strict=False):
+            x0, x1 = a[0] + a[2] + 1, b[0] - 1
+            if x1 > x0:
+                y0, y1 = a[1] + a[3] // 4, a[1] + 3 * a[3] // 4
+                samples.append(lab[y0:y1, x0:x1].reshape(-1, 3))
+    if not samples:
+        return np.median(lab.reshape(-1, 3), axis=0)
+    return np.median(np.concatenate(samples), axis=0)
+
+
+# ---- one tube ------------------------------------------------------------------------------
+@dataclass
+class _Segment:
+    """A run of rows of one colour down a tube's centre (y from the top of the image)."""
+
+    y0: int
+    y1: int  # exclusive
+    lab: np.ndarray
+    kind: str = "liquid"  # liquid / empty / hidden
+    units: int = 0
+    fit: float = 1.0
+    glyphs: int = 0  # '?' marks counted inside a hidden run (0: not counted)
+
+    @property
+    def length(self) -> int:
+        """Rows in the segment."""
+        return self.y1 - self.y0
+
+
+def _profile(lab: np.ndarray, box: tuple) -> np.ndarray:
+    """Per-row median colour of the central 40 % of a tube."""
+    x, y, w, h = box
+    x0, x1 = x + int(0.3 * w), max(x + int(0.7 * w), x + int(0.3 * w) + 1)
+    return np.median(lab[y : y + h, x0:x1], axis=1)
+
+
+def _segments(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segment]:
+    """Cut a colour profile where it jumps by more than `jump` (CIELAB ΔE) from recent rows."""
+    cuts = [0]
+    for i in range(1, len(profile)):
+        lo, hi = max(cuts[-1], i - 10), i - 3 if i - 3 > cuts[-1] else i  # lag: catch blur ramps
+        ref = np.median(profile[lo:hi], axis=0)
+        if np.linalg.norm(profile[i] - ref) > jump:
+            cuts.append(i)
+    cuts.append(len(profile))
+    segs = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        if b > a:
+            segs.append(_Segment(y_top + a, y_top + b, np.median(profile[a:b], axis=0)))
+    return segs
+
+
+def _merge_short(segs: list[_Segment], profile: np.ndarray, y_top: int, min_len: float) -> list:
+    """Absorb segments shorter than `min_len` rows into the neighbour of closer colour."""
+    segs = list(segs)
+    while len(segs) > 1:
+        k = min(range(len(segs)), key=lambda i: segs[i].length)
+        if segs[k].length >= min_len:
+            break
+        nbrs = [j for j in (k - 1, k + 1) if 0 <= j < len(segs)]
+        j = min(nbrs, key=lambda j: np.linalg.norm(segs[j].lab - segs[k].lab))
+        a, b = min(segs[j].y0, segs[k].y0), max(segs[j].y1, segs[k].y1)
+        keep = segs[j] if segs[j].length >= segs[k].length else segs[k]
+        rows = profile[keep.y0 - y_top : keep.y1 - y_top]
+        segs[min(j, k)] = _Segment(a, b, np.median(rows, axis=0))
+        del segs[max(j, k)]
+    return segs
+
+
+def _merge_same(segs: list[_Segment], join: float = 9.0) -> list[_Segment]:
+    """Join neighbouring segments of the same colour (one colour over several units)."""
+    out: list[_Segment] = []
+    for s in segs:
+        if out and np.linalg.norm(out[-1].lab - s.lab) < join:
+            a, b = out[-1], s
+            mean = (a.lab * a.length + b.lab * b.length) / (a.length + b.length)
+            out[-1] = _Segment(a.y0, b.y1, mean)
+        else:
+            out.append(s)
+    return out
+
+
+def _merge_hidden(segs: list[_Segment]) -> list[_Segment]:
+    """Join neighbouring hidden segments (shading inside a run of '?' units)."""
+    out: list[_Segment] = []
+    for s in segs:
+        if out and out[-1].kind == s.kind == "hidden":
+            out[-1] = _Segment(out[-1].y0, s.y1, out[-1].lab, kind="hidden")
+        else:
+            out.append(s)
+    return out
+
+
+def _is_glyph(lab: np.ndarray, box: tuple, seg: _Segment) -> bool:
+    """A dark neutral segment with a bright mark inside: the game's '?' for hidden units."""
+    L, a, b = seg.lab
+    if L > 45 or np.hypot(a, b) > 12:
+        return False
+    x, _, w, _ = box
+    cut = seg.length // 5
+    patch = lab[seg.y0 + cut : seg.y1 - cut, x + int(0.25 * w) : x + int(0.75 * w), 0]
+    bright = (patch > L + 30).mean() if patch.size else 0.0
+    return 0.01 < bright < 0.45
+
+
+def _count_glyphs(lab: np.ndarray, box: tuple, seg: _Segment) -> int:
+    """How many '?' marks a hidden run shows (a mark's dot is joined to its hook)."""
+    x, y, w, h = box
+    y1 = seg.y1 - (w // 3 if seg.y1 >= y + h - 2 else w // 8)  # not the outline's bottom
+    patch = lab[seg.y0 + w // 8 : y1, x + int(0.2 * w) : x + int(0.8 * w), 0]  # nor neighbours
+    if patch.size == 0:
+        return 0
+    mask = (patch > seg.lab[0] + 30).astype(np.uint8)
+    mask = cv2.dilate(mask, np.ones((max(3, w // 6), 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = [a for a in stats[1:, cv2.CC_STAT_AREA] if a >= 0.02 * w * w]
+    return len(big)
+
+
+# ---- the reading ---------------------------------------------------------------------------
+def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
+    """Read a water-sort board from a screenshot.
+
+    Parameters
+    ----------
+    path_or_array : str, PathLike or numpy array
+        An image file (PNG, JPEG, ...) or an array (see `load_image`).
+    channels : {"rgb", "bgr"}
+        Channel order of an array (OpenCV arrays are BGR).
+
+    Returns
+    -------
+    Reading
+        Tubes in reading order (top row left to right), each bottom to top as colour labels,
+        "?" for a hidden unit, None for a covered tube; capacities, palette, boxes (original
+        pixels), per-unit confidence, the Level when the board is fully visible and valid,
+        and `problems` listing anything that broke the game's rules.
+
+    Raises
+    ------
+    PuzzleError
+        Bad input (see `load_image`) or an image in which no row of tubes can be found.
+    """
+    rgb = load_image(path_or_array, channels)
+    scale = WORK_HEIGHT / rgb.shape[0]
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
+    rows = find_tubes(img)
+    if not rows:
+        raise InvalidPuzzleError("no tubes found: expected a row of at least two tube outlines")
+    lab = rgb_to_lab(img)
+    bg = _background(lab, rows)
+    slots = [s for row in rows for s in _fill_row(row, img.shape[1], lab, bg)]
+    layout = []
+    for row in rows:
+        layout.append(len(_fill_row(row, img.shape[1], lab, bg)))
+    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2])
+
+
+def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
+    """Empty glass: of the rim colours seen twice, the one nearest to the background."""
+    bands = []
+    for x, y, w, h in boxes:
+        y0 = y + int(0.08 * h)
+        bands.append(
+            np.median(
+                lab[y0 : y0 + max(2, h // 25), x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3),
+                axis=0,
+            )
+        )
+    bands = np.array(bands)
+    d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
+    far = np.linalg.norm(bands - bg, axis=1)
+    shared = (d < 8).sum(axis=1) >= min(2, len(bands))
+    return bands[int(np.argmin(np.where(shared, far, np.inf)))]
+
+
+def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
+    """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
+    boxes = [b for b, covered in slots if not covered]
+    glass = (_glass_color(lab, boxes, bg), bg)
+    height = float(np.median([b[3] for b in boxes]))
+    unit, offset = None, 0.0
+    for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
+        per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit))
+        bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
+        if sum(w == 1.0 for _, w, _ in bounds) >= 3:
+            unit, offset = _fit_bounds(np.array(bounds), height)
+        else:
+            unit = _unit_height([s for t in per_tube if t for s in t], height)
+    for (box, _), segs in zip(slots, per_tube, strict=True):
+        _count_units(segs or [], box, unit, offset)
+    geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
+    _read_missed(lab, slots, per_tube, glass, unit, offset, geo)
+    covered_idx = [k for k, t in enumerate(per_tube) if t is None]
+    first = None
+    for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
+        trial = [None if t is None else list(t) for t in per_tube]
+        out = _label(trial, guess, covered_idx)
+        first = first or out
+        if out[3] is not None or covered_idx or any(u == HIDDEN for t in out[0] if t for u in t):
+            break
+    tubes, conf, capacity, level, problems, palette = out if out[3] is not None else first
+    inv = 1 / scale
+    out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
+    return Reading(
+        tubes=tubes,
+        capacities=[capacity] * len(tubes),
+        palette=palette,
+        boxes=out_boxes,
+        confidence=conf,
+        level=level,
+        layout=layout,
+        unit_height=unit * inv,
+        covered=covered_idx,
+        problems=problems,
+        size=(int(shape[1]), int(shape[0])),
+    )
+
+
+def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
+    """Colour labels per unit for a capacity guess: (tubes, confidence, capacity, level,
+    problems, palette)."""
+    problems: list[str] = []
+    _drop_corks(per_tube, capacity)
+    most = max((sum(s.units for s in t) for t in per_tube if t), default=0)
+    capacity = max(capacity, most)
+    capacity = _capacity_from_counts(per_tube, capacity)
+    units = [(k, s) for k, t in enumerate(per_tube) if t for s in t if s.kind == "liquid"]
+    n_units = sum(s.units for _, s in units)
+    samples = np.array([s.lab for _, s in units for _ in range(s.units)]).reshape(-1, 3)
+    fully = not covered_idx and not any(s.kind == "hidden" for t in per_tube if t for s in t)
+    target = n_units // capacity if fully and n_units % capacity == 0 else None
+    labels, margins = cluster_colors(samples, n_clusters=target, size=capacity if fully else None)
+    centers = {c: samples[labels == c].mean(axis=0) for c in sorted(set(labels.tolist()))}
+    names = color_names({c: lab_to_rgb(v) for c, v in centers.items()})
+    tubes: list[list[str] | None] = []
+    conf: list[list[float] | None] = []
+    i = 0
+    for segs in per_tube:
+        if segs is None:
+            tubes.append(None)
+            conf.append(None)
+            continue
+        t, c = [], []
+        for s in segs:
+            for _ in range(s.units):
+                if s.kind == "hidden":
+                    t.append(HIDDEN)
+                    c.append(round(max(0.0, s.fit), 3))
+                else:
+                    t.append(names[int(labels[i])])
+                    c.append(round(max(0.0, min(s.fit, float(margins[i]))), 3))
+                    i += 1
+        tubes.append(t)
+        conf.append(c)
+    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
+    over = [f"{n}: {m}" for n, m in sorted(counts.items()) if m > capacity]
+    if over:
+        problems.append(f"colours seen more than capacity {capacity} times: {', '.join(over)}")
+    if fully:
+        bad = [f"{n}: {m}" for n, m in sorted(counts.items()) if m != capacity]
+        if bad and not over:
+            problems.append(f"colours not seen exactly capacity {capacity} times: {', '.join(bad)}")
+    for k, t in enumerate(tubes):
+        if t is not None and len(t) > capacity:
+            problems.append(f"tube {k} holds {len(t)} units, more than capacity {capacity}")
+    level = None
+    if fully and not problems:
+        try:
+            level = Level.make([tuple(t) for t in tubes], capacity)
+        except PuzzleError as exc:  # defensive: the checks above should make this impossible
+            problems.append(str(exc))
+    palette = {names[c]: lab_to_rgb(v) for c, v in centers.items()}
+    return tubes, conf, capacity, level, problems, palette
+
+
+def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int) -> None:
+    """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
+    full tube; anything taller (a curtain, a lock) stays covered (None)."""
+    limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
+    for k, (box, filled) in enumerate(slots):
+        if not filled:
+            continue
+        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit))[0] or []
+        _count_units(segs, box, unit, offset)
+        if segs and sum(s.units for s in segs) <= limit:
+            per_tube[k] = segs
+
+
+def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | None]:
+    """Liquid and hidden segments of every tube (None for covered slots), bottom first."""
+    per_tube: list[list[_Segment] | None] = []
+    for box, covered in slots:
+        if covered:
+            per_tube.append(None)
+            continue
+        prof = _profile(lab, box)
+        segs = _merge_same(_merge_short(_segments(prof, box[1]), prof, box[1], min_len))
+        for s in segs:
+            near = min(np.linalg.norm(s.lab - g) for g in glass)
+            if near < 8:
+                s.kind = "empty"
+            elif _is_glyph(lab, box, s):
+                s.kind = "hidden"
+            elif near < 16:
+                s.kind = "empty"
+        segs = _merge_hidden(segs)
+        for s in segs:
+            if s.kind == "hidden":
+                s.glyphs = _count_glyphs(lab, box, s)
+        per_tube.append(_stack(segs, box))
+    return per_tube
+
+
+def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
+    """Drop the cork of a completed tube: one-unit plugs above `capacity` units of one colour,
+    of a colour no liquid has (games cork only tubes completed in one colour)."""
+    over = [t for t in per_tube if t and sum(s.units for s in t) > capacity and len(t) <= 3]
+    ids = {id(t) for t in over}
+    liquids = [s.lab for t in per_tube if t for s in (t[:1] if id(t) in ids else t)]
+    for segs in over:
+        full = segs[0].kind == "liquid" and segs[0].units == capacity
+        plugs = all(s.kind == "liquid" and s.units == 1 for s in segs[1:])
+        alien = all(min(np.linalg.norm(s.lab - c) for c in liquids) > 12 for s in segs[1:])
+        if full and plugs and alien:
+            del segs[1:]
+
+
+def _capacity_from_counts(per_tube: list[list[_Segment] | None], capacity: int) -> int:
+    """On a fully visible board, the common count of every colour if it exceeds `capacity`."""
+    if any(t is None or any(s.kind == "hidden" for s in t) for t in per_tube):
+        return capacity
+    samples = np.array([s.lab for t in per_tube for s in t for _ in range(s.units)])
+    if len(samples) < 2:
+        return capacity
+    labels, _ = cluster_colors(samples)
+    counts = set(np.bincount(labels).tolist())
+    if len(counts) == 1 and counts.pop() > capacity:
+        return int(np.bincount(labels)[0])
+    return capacity
+
+
+def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
+    """The liquid (and hidden) segments from the bottom up to the first empty one, bottom first."""
+    x, y, w, h = box
+    out = []
+    body = [s for s in segs if s.y1 <= y + h - 1 or s.length > 0.04 * h]
+    for s in reversed(body):
+        if s.kind == "empty":
+            break
+        out.append(s)
+    # the outline at the very bottom is not liquid
+    while out and out[0].y1 >= y + h - 1 and out[0].length < 0.06 * h:
+        out.pop(0)
+    return out
+
+
+def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float, int]]:
+    """(height above the tube's bottom edge, weight, known unit count or 0) per segment top.
+
+    The stack's top (liquid surface with a meniscus or headroom merged in) does not count;
+    the top of a run of '?' marks at the bottom is at as many units as it shows marks.
+    """
+    bottom = box[1] + box[3]
+    segs = segs or []
+    out = []
+    for k, s in enumerate(segs):
+        known = s.glyphs if k == 0 and s.kind == "hidden" else 0
+        weight = 1.0 if k < len(segs) - 1 or known else 0.0
+        out.append((float(bottom - s.y0), weight, known))
+    return out
+
+
+def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float]:
+    """(unit height, offset) so that boundaries sit at offset + k * unit for whole k >= 1."""
+    p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
+    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
+    offs = np.linspace(-0.15, 0.2, 15)  # in units
+    r = p[None, None, :] / cands[:, None, None] - offs[None, :, None]
+    k = np.where(known > 0, known, np.maximum(1, np.round(r)))
+    err = np.abs(r - k)
+    cover = (np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum(axis=2)
+    best_off = offs[np.argmax(cover, axis=1)] * cands
+    best_cover = cover.max(axis=1)
+    good = np.flatnonzero(best_cover >= 0.9 * best_cover.max())
+    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
+    while start > 0 and start - 1 in good:
+        start -= 1
+    best = start + int(np.argmax(best_cover[start : good[-1] + 1]))
+    return float(cands[best]), float(best_off[best])
+
+
+def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
+    """Units per segment from where its upper boundary sits on the unit grid."""
+    bottom = box[1] + box[3]
+    below = 0
+    keep = []
+    for s in segs:
+        r = (bottom - s.y0 - offset) / unit
+        if round(r) <= below and keep:  # under half a unit: a meniscus, highlight or cork edge
+            continue
+        top = max(below + 1, round(r))
+        if s.kind == "hidden" and s.glyphs:
+            top = below + s.glyphs  # one '?' mark per hidden unit
+        s.units, s.fit = top - below, 1 - 2 * abs(r - round(r))
+        below = top
+        keep.append(s)
+    segs[:] = keep
+
+
+def _unit_height(segs: list[_Segment], height: float) -> float:
+    """The largest unit height that makes (nearly) all liquid a whole number of units each."""
+    lengths = np.array([s.length for s in segs], dtype=float)
+    if not len(lengths):
+        raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
+    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
+    ratio = lengths[None, :] / cands[:, None]
+    err = np.abs(ratio - np.maximum(1, np.round(ratio)))
+    cover = (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
+    good = np.flatnonzero(cover >= 0.9 * cover.max())
+    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
+    while start > 0 and start - 1 in good:
+        start -= 1
+    best = start + int(np.argmax(cover[start : good[-1] + 1]))
+    return float(cands[best])
+
+
+def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "rgb"):
+    """Overlay a reading on its screenshot: tube boxes, numbers and unit labels."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    rgb = load_image(image, channels)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4, 4 * rgb.shape[0] / rgb.shape[1]))
+    ax.imshow(rgb)
+    u = reading.unit_height
+    for k, (box, tube) in enumerate(zip(reading.boxes, reading.tubes, strict=True)):
+        x, y, w, h = box
+        edge = "tab:red" if tube is None else "yellow"
+        ax.add_patch(Rectangle((x, y), w, h, fill=False, ec=edge, lw=1.2))
+        ax.text(x + w / 2, y - 4, str(k), ha="center", va="bottom", color=edge, fontsize=7)
+        for j, name in enumerate(tube or []):
+            cy = y + h - (j + 0.5) * u - 0.05 * h
+            ax.text(
+                x + w + 1,
+                cy,
+                name[:6],
+                fontsize=5,
+                color="white",
+                va="center",
+                bbox={"fc": "black", "alpha": 0.5, "pad": 0.5, "lw": 0},
+            )
+    ax.set_axis_off()
+    return ax
+
+
+__all__ = ["Reading", "draw_reading", "find_tubes", "load_image", "read_screenshot"]
