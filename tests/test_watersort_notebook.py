@@ -16,6 +16,10 @@ SMALL = {
     "greedy_colors": 7,
     "n_greedy": 2,
     "targets": [3, 4],
+    "cluster": None,
+    "census_colors": [4, 5],
+    "census_deals": 2,
+    "census_resume": None,
 }
 
 
@@ -45,6 +49,12 @@ def test_notebook_06_parameters_are_checked():
         {"greedy_colors": 0},
         {"targets": [1.5]},
         {"SEED_MAX_EXPANDED": 10},
+        {"cluster": "everywhere"},
+        {"cluster": 4},
+        {"census_colors": [4, 61]},
+        {"census_deals": -1},
+        {"census_resume": ""},
+        {"census_resume": 3},
     ]
     for change in bad:
         with pytest.raises(PuzzleError):

@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ..batch import _check_cluster, run_folder
 from ..checks import integer, read_text
 from ..checks import seed as check_seed
 from ..errors import ParseError, PuzzleError
@@ -34,6 +35,10 @@ DEFAULTS = {
     "greedy_colors": 22,
     "n_greedy": 3,
     "targets": [5, 10, 15],
+    "cluster": None,
+    "census_colors": [4, 6, 8, 10, 12],
+    "census_deals": 20,
+    "census_resume": None,
 }
 
 
@@ -46,7 +51,9 @@ def check_params(**params: object) -> dict:
         The names of `DEFAULTS` (all of them): ``seed`` (int >= 0), ``colors`` (list of
         ints in 1..60), ``n_deals``, ``n_compare``, ``n_greedy`` (ints >= 0),
         ``writeup_max_expanded`` (int >= 0 or None), ``greedy_colors`` (int in 1..60),
-        ``targets`` (list of ints in 0..200).
+        ``targets`` (list of ints in 0..200), ``cluster`` (None, ``"local"``, a scheduler
+        address or a ``distributed.Client``), ``census_colors`` (list of ints in 1..60),
+        ``census_deals`` (int in 0..1,000,000), ``census_resume`` (None or a run name or folder).
 
     Returns
     -------
@@ -72,6 +79,13 @@ def check_params(**params: object) -> dict:
     )
     out["greedy_colors"] = integer(params["greedy_colors"], "greedy_colors", minimum=1, maximum=60)
     out["targets"] = _int_list(params["targets"], "targets", 0, 200)
+    _check_cluster(params["cluster"])
+    out["cluster"] = params["cluster"]
+    out["census_colors"] = _int_list(params["census_colors"], "census_colors", 1, 60)
+    out["census_deals"] = integer(params["census_deals"], "census_deals", minimum=0, maximum=10**6)
+    if params["census_resume"] is not None:
+        run_folder(params["census_resume"])  # refuses what is neither a run name nor a folder
+    out["census_resume"] = params["census_resume"]
     return out
 
 
