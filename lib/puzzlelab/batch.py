@@ -379,7 +379,7 @@ def _client(cluster: object) -> tuple[Any, bool]:
     )
 
 
-def _check_cluster(cluster: object) -> None:
+def check_cluster(cluster: object) -> None:
     """Refuse a cluster argument that is none of the four accepted kinds (before any work)."""
     if cluster is None:
         return
@@ -481,7 +481,7 @@ def run_batch(
     size = auto_chunk_size(n)
     if chunk_size is not None:
         size = integer(chunk_size, "chunk_size", minimum=1)
-    _check_cluster(cluster)
+    check_cluster(cluster)
     bounds = _chunks(n, size)
     keys = list(cases[0]) if cases else []
     store = None

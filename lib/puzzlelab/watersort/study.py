@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..batch import _check_cluster, run_folder
+from ..batch import check_cluster, run_folder
 from ..checks import integer, read_text
 from ..checks import seed as check_seed
 from ..errors import ParseError, PuzzleError
@@ -79,7 +79,7 @@ def check_params(**params: object) -> dict:
     )
     out["greedy_colors"] = integer(params["greedy_colors"], "greedy_colors", minimum=1, maximum=60)
     out["targets"] = _int_list(params["targets"], "targets", 0, 200)
-    _check_cluster(params["cluster"])
+    check_cluster(params["cluster"])
     out["cluster"] = params["cluster"]
     out["census_colors"] = _int_list(params["census_colors"], "census_colors", 1, 60)
     out["census_deals"] = integer(params["census_deals"], "census_deals", minimum=0, maximum=10**6)
