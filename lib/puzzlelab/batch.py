@@ -542,7 +542,7 @@ def _progress(progress: bool, total: int, done: int, label: object):
     """A tqdm bar of cases (None when progress is off)."""
     if not progress:
         return None
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     name = label if isinstance(label, str) else getattr(label, "__name__", "cases")
     return tqdm(total=total, initial=done, desc=name, unit="case")

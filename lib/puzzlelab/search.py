@@ -287,7 +287,7 @@ def _bar(progress: bool):
     """A tqdm counter of expanded states, or None."""
     if not progress:
         return None
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     return tqdm(desc="expanded", unit=" states", unit_scale=True)
 

@@ -219,7 +219,7 @@ def deal_study(
     methods = tuple(methods)
     jobs = [(c, e, d) for c in colors for d in range(n_deals) for e in n_empty]
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         jobs = tqdm(jobs, desc="deals")
     rows = []
