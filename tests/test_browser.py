@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,24 @@ def check_widgets(page, path: Path) -> None:
     expected = lab.panel_outputs(page)
     assert expected >= 1, f"{path.name} has widget cells but displayed no widget"
     found = lab.rendered_widgets(page, expected)
-    assert found == expected, f"{path.name}: {found} of {expected} widgets rendered"
+    errors = lab.widget_errors(page)
+    assert found == expected, f"{path.name}: {found} of {expected} widgets rendered {errors}"
+
+
+def check_widgets_or_rerun(page, server, path: Path) -> None:
+    """`check_widgets`; if a view is missing, save the evidence and run the notebook once more.
+
+    Seen once on a cold cache (notebook 02 building its pattern databases while the lab
+    rendered): one view of three never appeared. A second run of the whole notebook must then
+    render every widget, so a real rendering bug still fails the test.
+    """
+    try:
+        check_widgets(page, path)
+    except AssertionError as first:
+        screenshot(page, f"{path.stem}-first-run-failed")
+        warnings.warn(f"{first}; running the notebook again", stacklevel=2)
+        run_notebook(page, server, path.name)
+        check_widgets(page, path)
 
 
 def check_stepper(page, name: str) -> None:
@@ -110,7 +128,7 @@ def test_notebook_in_jupyterlab(browser_page, running, notebook):
     page = browser_page
     run_notebook(page, running, notebook.name)
     if lab.widget_calls(notebook):
-        check_widgets(page, notebook)
+        check_widgets_or_rerun(page, running, notebook)
     if has_stepper(notebook):
         check_stepper(page, notebook.name)
     screenshot(page, notebook.name)
