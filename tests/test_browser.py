@@ -96,7 +96,7 @@ def check_widgets_or_rerun(page, server, path: Path) -> None:
 
 def check_stepper(page, name: str) -> None:
     """The first stepper's "next" button changes its picture."""
-    page.wait_for_selector(".puzzlelab-stepper img", timeout=60_000)
+    page.wait_for_selector(f"{lab.PANEL} .puzzlelab-stepper img", timeout=60_000)
     before, after = lab.step_first_stepper(page)
     assert before and after != before, f"{name}: the stepper's picture did not change"
 
@@ -118,7 +118,7 @@ def test_widget_demo_in_jupyterlab(browser_page, running):
     before, after = lab.play_watersort(page)
     assert before.startswith("0 pours made") and after.startswith("1 pour made"), after
     assert "optimal pours left: 12" in after  # 13 from the start, one optimal pour made
-    page.locator(".puzzlelab-stepper").first.scroll_into_view_if_needed()
+    page.locator(lab.PANEL).locator(".puzzlelab-stepper").first.scroll_into_view_if_needed()
     screenshot(page, name)
     lab.shutdown_kernel(page)
 

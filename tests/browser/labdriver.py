@@ -51,6 +51,8 @@ SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 # the widgets of puzzlelab.widgets (their DOM classes) and the calls that display them
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook in front (tabs of earlier ones
+# may be restored from the workspace: their widgets must not be counted or clicked)
 WIDGET_CLASSES = (
     ".puzzlelab-stepper, .puzzlelab-sliding-board, .puzzlelab-watersort-board, .puzzlelab-explorer"
 )
@@ -263,16 +265,16 @@ def panel_outputs(page) -> int:
 def rendered_widgets(page, expected: int, timeout_ms: int = 60_000) -> int:
     """Wait until `expected` puzzlelab widget views are in the page; return how many are."""
     deadline = time.monotonic() + timeout_ms / 1000
-    found = page.locator(WIDGET_CLASSES).count()
+    found = page.locator(PANEL).locator(WIDGET_CLASSES).count()
     while found < expected and time.monotonic() < deadline:
         page.wait_for_timeout(300)
-        found = page.locator(WIDGET_CLASSES).count()
+        found = page.locator(PANEL).locator(WIDGET_CLASSES).count()
     return found
 
 
 def widget_errors(page) -> list[str]:
     """Texts of widget views that failed to render ('Error displaying widget ...')."""
-    return page.locator(".jp-Notebook :text('Error displaying widget')").all_inner_texts()
+    return page.locator(PANEL).locator(":text('Error displaying widget')").all_inner_texts()
 
 
 def shutdown_kernel(page) -> None:
@@ -287,7 +289,7 @@ def _image_src(locator) -> str:
 
 def step_first_stepper(page, timeout_ms: int = 30_000) -> tuple[str, str]:
     """Click the first stepper's "next"; return the picture's src before and after."""
-    stepper = page.locator(".puzzlelab-stepper").first
+    stepper = page.locator(PANEL).locator(".puzzlelab-stepper").first
     stepper.scroll_into_view_if_needed()
     before = _image_src(stepper)
     stepper.locator(".puzzlelab-next").click()
@@ -317,7 +319,7 @@ def _wait_status(page, board, pattern: str, timeout_ms: int = 30_000) -> str:
 def _hint(page, css: str, pattern: str) -> tuple[Any, str, re.Match]:
     """Scroll to the first board matching `css` and press hint: (board, status before, match
     of `pattern` in the hint shown)."""
-    board = page.locator(css).first
+    board = page.locator(PANEL).locator(css).first
     board.scroll_into_view_if_needed()
     before = _status(board)
     board.get_by_role("button", name="hint").click()
@@ -366,9 +368,9 @@ def readme_screenshot(target: Path, width: int = 1100, height: int = 760) -> Pat
             for _ in range(3):
                 step_first_stepper(page)
             play_sliding(page)
-            page.locator(".jp-Cell", has=page.locator(".puzzlelab-stepper")).first.evaluate(
-                "cell => cell.scrollIntoView({block: 'start'})"
-            )
+            page.locator(PANEL).locator(
+                ".jp-Cell", has=page.locator(".puzzlelab-stepper")
+            ).first.evaluate("cell => cell.scrollIntoView({block: 'start'})")
             page.wait_for_timeout(800)
             png = page.screenshot()
     return small_png(png, target)
