@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,7 +94,9 @@ class Lab:
 
     def notebook_url(self, name: str) -> str:
         """The address that opens notebook `name` (relative to the root) in the lab."""
-        return f"{self.url}/lab/tree/{name}?token={self.token}"
+        # a workspace of its own: the lab must not restore earlier notebooks' tabs in front
+        space = f"{Path(name).stem}-{uuid.uuid4().hex[:8]}"
+        return f"{self.url}/lab/workspaces/{space}/tree/{name}?token={self.token}"
 
 
 def _settings(folder: Path) -> None:
