@@ -7,7 +7,6 @@ IndexError, KeyError, UnicodeDecodeError, hang or wrong answer), within a per-ca
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 from conftest import fuzz_call
@@ -104,9 +103,7 @@ def test_make_random_tubes_and_capacities(tube_list, capacity):
 def test_pours_against_is_solution_and_play(seed, moves):
     """is_solution is a bool for any pours; play raises only PuzzleErrors."""
     level = reverse_play(3, 6, seed=seed)
-    t0 = time.perf_counter()
-    assert is_solution(level, moves) in (True, False)
-    assert time.perf_counter() - t0 < DEADLINE
+    assert call(is_solution, level, moves) in (True, False)  # never raises, within DEADLINE
     states = call(level.play, moves)
     assert states is None or states[0] == level
 

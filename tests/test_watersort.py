@@ -355,11 +355,10 @@ def test_writeup_on_a_big_deal_respects_the_budget():
     """The write-up's A* on a 20-color deal stops when its budget runs out (it ran minutes)."""
     level = random_deal(20, 2, 4, seed=0)
     by_nodes = solve(level, "writeup", max_expanded=300)
-    assert by_nodes.verdict in ("limit", "feasible") and by_nodes.expanded <= 300
-    by_time = solve(level, "writeup", max_seconds=0.5)
-    assert by_time.verdict == "limit" or by_time.is_valid()
-    assert by_time.seconds < 30  # a generous cap: before the fix it ran over 2 minutes
-    assert "max_seconds" in by_time.note or by_time.solved
+    assert (by_nodes.verdict, by_nodes.expanded) == ("limit", 300)
+    assert "max_expanded=300" in by_nodes.note
+    by_time = solve(level, "writeup", max_seconds=0.5)  # no node limit: only the clock stops it
+    assert by_time.verdict == "limit" and "max_seconds=0.5" in by_time.note
 
 
 def test_old_method_name_is_refused_with_a_hint():
