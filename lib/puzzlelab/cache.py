@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -152,11 +151,3 @@ def load_array(path: Path, kind: str, version: int, key: dict) -> tuple[np.ndarr
     """A verified cached array and its meta; `CacheError` if anything is wrong."""
     meta, payload = read(path, kind, version, key)
     return payload_array(payload, meta), meta
-
-
-def remove_quietly(path: Path) -> None:
-    """Delete a bad cache file if possible (a read-only cache is left alone)."""
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

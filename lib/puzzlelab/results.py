@@ -19,7 +19,6 @@ reported as `verdict == "limit"`.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -141,8 +140,3 @@ class Budget:
 def budget(max_expanded: int | None = None, max_seconds: float | None = None) -> Budget:
     """A checked `Budget` (None = unlimited, 0 = stop at once)."""
     return Budget(max_expanded, max_seconds)
-
-
-def finite_or_none(x: float) -> float | None:
-    """`x` when finite, else None (for costs of results without an answer)."""
-    return x if math.isfinite(x) else None
