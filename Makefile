@@ -11,10 +11,10 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # HTML reports: drop the saved widget state so widget cells show their static PNG (no CDN needed)
 STATIC_WIDGETS := --ClearMetadataPreprocessor.enabled=True --ClearMetadataPreprocessor.clear_cell_metadata=False
 
-.PHONY: help setup reports test lint format lab screenshot bench notebooks clean
+.PHONY: help setup reports test test-fast lint format lab screenshot bench notebooks clean
 
 help:  ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
 
 setup: $(STAMP)  ## create .venv and install puzzlelab (editable) with its dependencies
 
@@ -43,6 +43,10 @@ test: setup lint  ## lint, unit/property tests, every notebook under nbval and i
 	  echo "== browser test: RUNS (JupyterLab in headless $$c; screenshots in reports/browser/)"; \
 	else echo "== browser test: SKIPPED (no Chromium: apt-get install chromium, or set PUZZLELAB_CHROMIUM)"; fi
 	$(BIN)/python -m pytest -q -rs --durations=8 --nbval-lax --nbval-current-env -p no:cacheprovider tests notebooks
+
+test-fast: setup lint  ## lint + unit/property tests without notebooks, browser or slow tests (fast hypothesis profile)
+	PUZZLELAB_HYPOTHESIS=fast $(BIN)/python -m pytest -q -rs --durations=8 -p no:cacheprovider \
+	  -m "not notebook and not browser and not slow" tests
 
 lint: setup  ## ruff check + ruff format --check
 	$(BIN)/ruff check .

@@ -1,5 +1,12 @@
 """Shared fixtures: reference data from ../shared (skipped with a clear message when absent),
-a papermill notebook runner, and the fuzz tests' "PuzzleError or a result" call."""
+a papermill notebook runner, the fuzz tests' "PuzzleError or a result" call, the hypothesis
+profiles and the markers.
+
+Markers (pyproject.toml): ``notebook`` (runs a notebook: nbval items are marked here),
+``browser`` (JupyterLab in Chromium), ``slow`` (a long test). `make test-fast` skips all three
+and loads the ``fast`` hypothesis profile; `make test` runs everything with ``ci``.
+Choose a profile with PUZZLELAB_HYPOTHESIS=ci|fast.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +17,40 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from puzzlelab.errors import PuzzleError
 from puzzlelab.paths import root, shared_dir
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+# One set of hypothesis settings for the whole suite. Tests ask for more or fewer examples
+# with `examples(n)`, which the fast profile scales down.
+settings.register_profile(
+    "ci",
+    deadline=None,
+    max_examples=100,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
+settings.register_profile("fast", settings.get_profile("ci"), max_examples=20)
+PROFILE = os.environ.get("PUZZLELAB_HYPOTHESIS", "ci")
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> settings:
+    """Hypothesis settings asking for `n` examples (a fifth of them, at least 5, when fast)."""
+    return settings(max_examples=n if PROFILE == "ci" else max(5, n // 5))
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark nbval's notebook items ``notebook`` so `-m "not notebook"` skips them too."""
+    for item in items:
+        if str(item.fspath).endswith(".ipynb"):
+            item.add_marker(pytest.mark.notebook)
 
 
 def require_shared(*parts: str) -> Path:

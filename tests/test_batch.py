@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from puzzlelab import batch
-from puzzlelab.batch import case_rng, case_seed, grid, proportion_ci, run_batch
+from puzzlelab.batch import case_rng, case_seed, grid, run_batch
 from puzzlelab.errors import PuzzleError
+from puzzlelab.stats import proportion_ci, share_interval, tally
 
 # Workers import this module by name (spawned processes inherit sys.path); cloudpickle
 # sends its functions by value where that is not possible (e.g. a remote cluster).
@@ -199,7 +200,7 @@ def test_proportion_ci_edges_and_bad_input():
 
 
 def test_share_interval_widens_the_upper_end_by_the_undecided():
-    share, lo, hi = batch.share_interval(3, 10, 0.9, "clopper-pearson", undecided=2)
+    share, lo, hi = share_interval(3, 10, 0.9, "clopper-pearson", undecided=2)
     low = stats.binomtest(3, 10).proportion_ci(0.9, method="exact").low
     high = stats.binomtest(5, 10).proportion_ci(0.9, method="exact").high
     assert share == 0.3 and lo == pytest.approx(low) and hi == pytest.approx(high)
@@ -213,7 +214,7 @@ def test_tally_counts_per_group_and_sets_errors_apart():
             "error": [None, None, "boom", None, None],
         }
     )
-    out = batch.tally(table, ["k"], "n", {"a": ("verdict", lambda v: v == "a")})
+    out = tally(table, ["k"], "n", {"a": ("verdict", lambda v: v == "a")})
     assert list(out.columns) == ["n", "a", "errors"]
     assert out.loc[1].tolist() == [2, 1, 1] and out.loc[2].tolist() == [2, 1, 0]
 

@@ -20,6 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "browser"))
 import labdriver as lab  # noqa: E402
 
+pytestmark = pytest.mark.browser
+
 NOTEBOOKS = sorted(lab.NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 SHOTS = lab.ROOT / "reports" / "browser"
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.notebook
+
 
 def test_notebook_01_with_another_goal_and_examples(run_notebook):
     params = {

@@ -7,6 +7,8 @@ import pytest
 from puzzlelab.errors import PuzzleError
 from puzzlelab.watersort import study
 
+pytestmark = pytest.mark.notebook
+
 SMALL = {
     "seed": 3,
     "colors": [4, 5],

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from .cache import warn_once
-from .checks import choice, fraction, integer
+from .checks import integer
 from .errors import PuzzleError
 from .paths import atomic_path, cache_dir
 
@@ -53,7 +53,6 @@ RESERVED = ("error", "_case")
 ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc|ws|wss)://\S+$")
 MAX_AUTO_CHUNK = 1000
 AUTO_CHUNKS = 64  # the automatic chunk size aims at about this many chunks
-CI_METHODS = ("wilson", "clopper-pearson")
 CONNECT_TIMEOUT = "20s"  # how long to wait for a scheduler address to answer
 
 Case = dict[str, Any]
@@ -581,101 +580,6 @@ def _run_on_cluster(fn, cases, bounds, todo, cluster, finish) -> None:
                 cluster_obj.close()
 
 
-# ------------------------------------------------------------------------------ statistics
-
-
-def proportion_ci(
-    k: object, n: object, confidence: float = 0.95, method: str = "wilson"
-) -> tuple[np.ndarray, np.ndarray]:
-    """Confidence interval(s) for proportions k/n: Wilson score or Clopper–Pearson (exact).
-
-    `k` and `n` are counts (scalars or arrays); n = 0 gives the uninformative (0, 1).
-    Returns (lower, upper) as float arrays.
-    """
-    from scipy import stats
-
-    method = choice(method, "method", CI_METHODS)
-    confidence = fraction(confidence, "confidence")
-    try:
-        k = np.asarray(k, dtype=float)
-        n = np.asarray(n, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise PuzzleError(f"proportion_ci needs counts k and n, not {k!r} and {n!r}") from exc
-    if np.isnan(k).any() or np.isnan(n).any():
-        raise PuzzleError("proportion_ci needs counts k and n, not NaN")
-    if np.any(k < 0) or np.any(k > n):
-        raise PuzzleError("proportion_ci needs 0 <= k <= n for every share")
-    alpha = 1 - confidence
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if method == "wilson":
-            z = stats.norm.ppf(1 - alpha / 2)
-            p = k / n
-            denom = 1 + z * z / n
-            centre = (p + z * z / (2 * n)) / denom
-            half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-            lo, hi = centre - half, centre + half
-        else:
-            lo = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
-            hi = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
-    lo = np.where(n > 0, np.clip(lo, 0.0, 1.0), 0.0)
-    hi = np.where(n > 0, np.clip(hi, 0.0, 1.0), 1.0)
-    return lo, hi
-
-
-def tally(
-    table: pd.DataFrame,
-    keys: list[str],
-    total: str,
-    counts: Mapping[str, tuple[str, Callable[[pd.Series], pd.Series]]],
-) -> pd.DataFrame:
-    """Per group of `keys`: the rows without an error, each count, and the rows with an error.
-
-    Parameters
-    ----------
-    table : DataFrame
-        A `run_batch` table (with its ``error`` column).
-    keys : list of str
-        The case columns to group by.
-    total : str
-        Name of the column counting the rows without an error.
-    counts : mapping
-        ``name -> (column, test)``: the column ``name`` counts the error-free rows whose
-        ``test(table[column])`` is true.
-
-    Returns
-    -------
-    DataFrame
-        Indexed by `keys`: `total`, the counts in order, then ``errors``.
-    """
-    ok = table[table["error"].isna()]
-    groups = ok.groupby(keys)
-    columns = {
-        name: (column, lambda v, t=test: int(t(v).sum())) for name, (column, test) in counts.items()
-    }
-    out = groups.agg(**columns)
-    out.insert(0, total, groups.size().astype("int64"))
-    errors = table[table["error"].notna()].groupby(keys).size()
-    out["errors"] = errors.reindex(out.index, fill_value=0).astype(int)
-    return out
-
-
-def share_interval(
-    hits: object,
-    n: object,
-    confidence: float = 0.95,
-    ci: str = "wilson",
-    *,
-    undecided: object = 0,
-) -> tuple[Any, np.ndarray, np.ndarray]:
-    """(hits/n, lower, upper): a share with its `proportion_ci`, widened by undecided cases.
-
-    Undecided cases count as misses for the lower end and as hits for the upper end.
-    """
-    lo, _ = proportion_ci(hits, n, confidence, ci)
-    _, hi = proportion_ci(hits + undecided, n, confidence, ci)
-    return hits / n, lo, hi
-
-
 __all__ = [
     "auto_chunk_size",
     "case_rng",
@@ -683,10 +587,7 @@ __all__ = [
     "cases_hash",
     "check_cases",
     "grid",
-    "proportion_ci",
     "run_batch",
     "run_chunk",
     "run_folder",
-    "share_interval",
-    "tally",
 ]

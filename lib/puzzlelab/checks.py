@@ -13,6 +13,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
+
 from .errors import ParseError, PuzzleError
 
 
@@ -82,6 +84,21 @@ def seed(value: object, name: str = "seed") -> int | None:
     if value is None:
         return None
     return integer(value, name, minimum=0)
+
+
+def rng(value: object = None, name: str = "rng") -> np.random.Generator:
+    """A numpy Generator from `value` (SPEC 7): an int seed >= 0, a Generator, or None.
+
+    A Generator is used as it is (its stream continues); an int seeds a new one; None draws a
+    fresh seed from the operating system (not reproducible: pass an int in notebooks).
+    """
+    if isinstance(value, np.random.Generator):
+        return value
+    if isinstance(value, np.random.SeedSequence):
+        return np.random.default_rng(value)
+    if value is not None:
+        value = integer(value, name, minimum=0)
+    return np.random.default_rng(value)
 
 
 def choice(value: object, name: str, options: Iterable[str]) -> str:

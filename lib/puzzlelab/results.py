@@ -10,7 +10,16 @@ subclass of `Result`:
   the end position and is one longer than `moves` when the puzzle has moves;
 - `stats()`: one table row with the same keys in every study (`STATS_KEYS`);
   puzzle-specific counters (probes, bounds, heuristic, ...) are in `details()`, and `row()`
-  joins the two for tables.
+  joins the two for tables. Each study's docstring of `details()` says what its `expanded`
+  and `generated` count;
+- `verify()`: True when the answer checks out against the puzzle with the study's own rule
+  (a solved result's moves replayed from the start reach a solution); it never raises.
+
+Results whose steps are not moves (a nonogram's deduction passes) set `HAS_MOVES = False`:
+their `length` is None.
+
+Budgets: `Budget` is made once, at the entry point (`as_budget`), and the same object is passed
+down to every layer, so its clock starts once.
 
 Unsolvable input is reported (`verdict == "unsolvable"`), not raised; only helpers that
 promise a number (a distance, a length) raise `UnsolvableError`. An exhausted budget is
@@ -63,6 +72,8 @@ class Result:
     seconds: float = 0.0
     note: str = ""
 
+    HAS_MOVES = True  # class constant: False where the steps are not moves (length is None)
+
     def __post_init__(self) -> None:
         """Refuse a verdict outside the one vocabulary."""
         if self.verdict not in VERDICTS:
@@ -76,7 +87,24 @@ class Result:
     @property
     def length(self) -> int | None:
         """Number of moves of the answer (None when there is no answer)."""
-        return len(self.moves) if self.solved else None
+        return len(self.moves) if self.solved and self.HAS_MOVES else None
+
+    def verify(self) -> bool:
+        """Does the answer check out against the puzzle (the study's rule)? Never raises.
+
+        A result without an answer verifies when it carries no moves; a solved one when
+        `_check()` (each study's replay of its moves) confirms it.
+        """
+        try:
+            if not self.solved:
+                return not self.moves
+            return bool(self._check())
+        except Exception:  # a verifier answers, it never raises
+            return False
+
+    def _check(self) -> bool:
+        """The study's check of a solved result (subclasses override)."""
+        raise NotImplementedError(f"{type(self).__name__} has no verifier")
 
     def stats(self) -> dict[str, Any]:
         """One table row with the keys every study shares (`STATS_KEYS`)."""
@@ -123,6 +151,12 @@ class Budget:
         """Seconds since the budget started."""
         return time.perf_counter() - self.started
 
+    def seconds_left(self) -> float | None:
+        """Seconds the budget still allows (None: no time limit; never negative)."""
+        if self.max_seconds is None:
+            return None
+        return max(0.0, self.max_seconds - self.elapsed())
+
     def kernel_nodes(self, unlimited: int = 2**62) -> int:
         """The node limit as one integer for a compiled kernel (a huge number for None)."""
         return unlimited if self.max_expanded is None else self.max_expanded
@@ -140,3 +174,22 @@ class Budget:
 def budget(max_expanded: int | None = None, max_seconds: float | None = None) -> Budget:
     """A checked `Budget` (None = unlimited, 0 = stop at once)."""
     return Budget(max_expanded, max_seconds)
+
+
+def as_budget(
+    budget: Budget | None = None,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+) -> Budget:
+    """The one `Budget` of a call: `budget` itself (its clock keeps running) or a new one.
+
+    Entry points take ``budget=`` or the two limits; inner layers get the object. Giving
+    both a `Budget` and limits is refused, since one of them would be ignored.
+    """
+    if budget is None:
+        return Budget(max_expanded, max_seconds)
+    if not isinstance(budget, Budget):
+        raise PuzzleError(f"budget must be a puzzlelab.results.Budget, not {type(budget)}")
+    if max_expanded is not None or max_seconds is not None:
+        raise PuzzleError("give either budget= or max_expanded/max_seconds, not both")
+    return budget

@@ -21,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .checks import choice, number
 from .errors import PuzzleError
-from .results import Budget, Result, budget
+from .results import Budget, Result, as_budget
 
 State = Hashable
 Action = Any
@@ -125,10 +125,14 @@ def _finish(res: SearchResult, limits: Budget) -> SearchResult:
 
 
 def bfs(
-    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+    problem: SearchProblem,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> SearchResult:
     """Breadth-first graph search: fewest actions (optimal for unit costs)."""
-    limits = budget(max_expanded, max_seconds)
+    limits = as_budget(budget, max_expanded, max_seconds)
     start = problem.initial
     res = SearchResult(method="bfs", verdict="unsolvable")
     parents: dict = {start: None}
@@ -167,6 +171,7 @@ def best_first(
     max_expanded: int | None = None,
     max_seconds: float | None = None,
     *,
+    budget: Budget | None = None,
     ties: str = "oldest",
     reopen: bool = True,
     progress: bool = False,
@@ -189,6 +194,8 @@ def best_first(
         The `method` recorded in the result.
     max_expanded, max_seconds : int or float, optional
         The budget (`results.Budget`: None = unlimited, 0 = stop at once).
+    budget : Budget, optional
+        A `Budget` made by the caller instead of the two limits (its clock keeps running).
     ties : {"oldest", "newest"}
         Among entries of equal f and h, expand the first generated (breadth-like) or the
         last generated (dives toward goals; what water sort uses).
@@ -213,7 +220,7 @@ def best_first(
     weight = number(weight, "weight", minimum=0)
     g_weight = number(g_weight, "g_weight", minimum=0)
     step = -1 if choice(ties, "ties", ("oldest", "newest")) == "newest" else 1
-    limits = budget(max_expanded, max_seconds)
+    limits = as_budget(budget, max_expanded, max_seconds)
     start = problem.initial
     res = SearchResult(method=name, verdict="unsolvable")
     optimal = g_weight == 1.0 and weight <= 1.0
@@ -293,7 +300,11 @@ def _bar(progress: bool):
 
 
 def dfs(
-    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+    problem: SearchProblem,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> SearchResult:
     """Depth-first graph search: first action first, each state visited once.
 
@@ -301,7 +312,7 @@ def dfs(
     start is a goal), `unsolvable` when every reachable state was visited, `limit` when the
     budget (None = unlimited, 0 = stop at once) ran out.
     """
-    limits = budget(max_expanded, max_seconds)
+    limits = as_budget(budget, max_expanded, max_seconds)
     start = problem.initial
     res = SearchResult(method="dfs", verdict="unsolvable")
     parents: dict = {start: None}
@@ -333,10 +344,14 @@ def dfs(
 
 
 def astar(
-    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+    problem: SearchProblem,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> SearchResult:
     """A* search: optimal when h is admissible (re-opening keeps it so if h is inconsistent)."""
-    return best_first(problem, 1.0, 1.0, "astar", max_expanded, max_seconds)
+    return best_first(problem, 1.0, 1.0, "astar", max_expanded, max_seconds, budget=budget)
 
 
 def weighted_astar(
@@ -344,28 +359,40 @@ def weighted_astar(
     weight: float = 2.0,
     max_expanded: int | None = None,
     max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> SearchResult:
     """Weighted A* (f = g + w*h): faster, cost at most w times the optimum for admissible h."""
     weight = number(weight, "weight", minimum=1)
-    return best_first(problem, weight, 1.0, f"wastar(w={weight:g})", max_expanded, max_seconds)
+    return best_first(
+        problem, weight, 1.0, f"wastar(w={weight:g})", max_expanded, max_seconds, budget=budget
+    )
 
 
 def greedy(
-    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+    problem: SearchProblem,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> SearchResult:
     """Greedy best-first search on h alone: a feasible answer, usually quickly."""
-    return best_first(problem, 1.0, 0.0, "greedy", max_expanded, max_seconds)
+    return best_first(problem, 1.0, 0.0, "greedy", max_expanded, max_seconds, budget=budget)
 
 
 def idastar(
-    problem: SearchProblem, max_expanded: int | None = None, max_seconds: float | None = None
+    problem: SearchProblem,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> SearchResult:
     """Iterative-deepening A*: optimal with admissible h, memory linear in the depth.
 
     The depth-first part runs on an explicit stack (no recursion), so goals thousands of
     moves deep are fine.
     """
-    limits = budget(max_expanded, max_seconds)
+    limits = as_budget(budget, max_expanded, max_seconds)
     start = problem.initial
     res = SearchResult(method="idastar", verdict="unsolvable")
     bound = problem.h(start)

@@ -19,9 +19,10 @@ from typing import Any
 
 import pandas as pd
 
-from ..batch import case_rng, grid, run_batch, share_interval, tally
+from ..batch import case_rng, grid, run_batch
 from ..checks import integer, number
 from ..errors import PuzzleError
+from ..stats import share_interval, tally
 from .puzzle import from_grid
 from .solver import solve
 

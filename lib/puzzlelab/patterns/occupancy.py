@@ -224,7 +224,7 @@ def simulate_distinct(
         raise TooLargeError(
             f"{trials} trials x {n_samples} draws exceeds {MAX_SIMULATED:,} draws in memory"
         )
-    rng = _rng(seed)
+    rng = checks.rng(seed, "seed")
     if weights is None:
         draws = rng.integers(check_pool(pool), size=(trials, n_samples))
     else:
@@ -233,18 +233,11 @@ def simulate_distinct(
     return _distinct_per_row(draws)
 
 
-def _rng(seed: int | np.random.Generator) -> np.random.Generator:
-    """A generator from a seed (non-negative int) or the generator itself."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(checks.integer(seed, "seed", minimum=0))
-
-
 def simulate_curve(
     pools: Iterable[int], n_samples: int, trials: int = 100, seed: int = 0
 ) -> np.ndarray:
     """The write-up's chart: mean distinct seen over `trials` runs for each pool size."""
-    rng = _rng(seed)
+    rng = checks.rng(seed, "seed")
     return np.array([simulate_distinct(N, n_samples, trials, rng).mean() for N in pools])
 
 

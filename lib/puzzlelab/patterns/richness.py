@@ -26,7 +26,6 @@ from ..errors import InvalidPuzzleError, TooLargeError
 from .occupancy import (
     MAX_SIMULATED,
     _first_true,
-    _rng,
     check_pool,
     check_samples,
     distinct_distribution,
@@ -523,7 +522,7 @@ def check_coverage(
     confidence = checks.fraction(confidence, "confidence")
     if trials * n_samples > MAX_SIMULATED:
         raise TooLargeError(f"{trials} trials x {n_samples} draws is too many to simulate")
-    draws = _rng(seed).choice(len(p), size=(trials, n_samples), p=p)
+    draws = checks.rng(seed, "seed").choice(len(p), size=(trials, n_samples), p=p)
     hits_eq = hits_chao = hits_mix = 0
     d_sum = mle_sum = chao_sum = 0.0
     for row in draws:

@@ -25,9 +25,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..batch import case_rng, grid, proportion_ci, run_batch
+from ..batch import case_rng, grid, run_batch
 from ..checks import integer
 from ..errors import PuzzleError
+from ..stats import proportion_ci
 from .board import is_solvable
 from .pdb import PatternDatabase, pattern_database
 from .solve import default_partition, solve_with_database

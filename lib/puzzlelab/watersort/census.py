@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..batch import run_batch, share_interval, tally
+from ..batch import run_batch
 from ..checks import choice, integer
+from ..stats import share_interval, tally
 from .generate import random_deal
 from .solvers import solve
 

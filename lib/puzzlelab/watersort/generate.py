@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..checks import integer
-from ..checks import seed as check_seed
+from ..checks import rng as make_rng
 from ..errors import InvalidPuzzleError, TooLargeError
 from .level import Level, top_run
 from .solvers import solve
@@ -29,13 +29,6 @@ def color_names(n: int) -> list[str]:
     if n > len(LETTERS):
         return [f"c{k}" for k in range(n)]
     return list(LETTERS[:n])
-
-
-def _rng(seed) -> np.random.Generator:
-    """A numpy Generator from a seed (None or an int >= 0) or a Generator."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(check_seed(seed))
 
 
 def _sizes(n_colors: object, n_empty: object, capacity: object) -> tuple[int, int, int]:
@@ -76,7 +69,7 @@ def random_deal(
     n_colors, n_empty, capacity = _sizes(n_colors, n_empty, capacity)
     names = color_names(n_colors)
     units = np.repeat(np.arange(n_colors), capacity)
-    _rng(seed).shuffle(units)
+    make_rng(seed, "seed").shuffle(units)
     tubes = [
         tuple(names[u] for u in units[k * capacity : (k + 1) * capacity]) for k in range(n_colors)
     ]
@@ -134,7 +127,7 @@ def reverse_play(
 ) -> Level:
     """A solvable level: `n_steps` random un-pours from the sorted position."""
     n_steps = integer(n_steps, "n_steps", minimum=0, maximum=10**6)
-    rng = _rng(seed)
+    rng = make_rng(seed, "seed")
     level = sorted_level(n_colors, n_empty, capacity)
     seen = {level.canonical()}
     for _ in range(n_steps):
@@ -163,7 +156,7 @@ def level_with_optimum(
     """
     target = integer(target, "target", minimum=0, maximum=10_000)
     max_tries = integer(max_tries, "max_tries", minimum=1)
-    rng = _rng(seed)
+    rng = make_rng(seed, "seed")
     steps = target
     for _ in range(max_tries):
         level = reverse_play(n_colors, steps, n_empty, capacity, rng)
