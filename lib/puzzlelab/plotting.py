@@ -1,16 +1,31 @@
-"""One figure style and the animation helpers every study uses (GIF files, notebook HTML)."""
+"""One figure style, the step-drawing registry and the animation helpers every study uses.
+
+Each study's `plots.py` registers how to draw step i of its result type::
+
+    @plotting.draws_steps(SlidingResult)
+    def draw_step(result, i, ax): ...
+
+and then `draw_step(result, i)`, `animate(result)` (a matplotlib animation: GIF or notebook
+HTML) and `puzzlelab.widgets.stepper(result)` work for every study's results alike.
+"""
 
 from __future__ import annotations
 
 import colorsys
+import importlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import animation
 
+from .errors import PuzzleError
 from .paths import atomic_path
+
+StepDrawer = Callable[[Any, int, Any], None]  # (result, i, ax): draw step i of result on ax
+_STEP_DRAWERS: dict[type, StepDrawer] = {}
 
 STYLE = {
     "figure.dpi": 80,
@@ -53,7 +68,66 @@ def distinct_colors(n: int, seed_hue: float = 0.0) -> list[tuple[float, float, f
     return colors
 
 
+def draws_steps(result_type: type) -> Callable[[StepDrawer], StepDrawer]:
+    """Decorator registering `fn(result, i, ax)` as the way to draw step i of `result_type`."""
+
+    def register(fn: StepDrawer) -> StepDrawer:
+        _STEP_DRAWERS[result_type] = fn
+        return fn
+
+    return register
+
+
+def step_drawer(result: Any) -> StepDrawer:
+    """The registered drawer of `result`'s type (its study's `plots` module is imported once)."""
+    for _ in range(2):
+        for cls in type(result).__mro__:
+            if cls in _STEP_DRAWERS:
+                return _STEP_DRAWERS[cls]
+        package = type(result).__module__.rpartition(".")[0]
+        try:
+            importlib.import_module(package + ".plots")
+        except ImportError:
+            break
+    raise PuzzleError(f"no figure is registered for {type(result).__name__} results")
+
+
+def n_steps(result: Any) -> int:
+    """How many steps a result can show (its states); PuzzleError when it has none."""
+    states = getattr(result, "states", None)
+    if not states:
+        verdict = getattr(result, "verdict", "?")
+        raise PuzzleError(f"this result ({verdict}) has no states to show: no answer was found")
+    return len(states)
+
+
+def draw_step(result: Any, i: int, ax: plt.Axes | None = None) -> plt.Axes:
+    """Draw step `i` of any study's result (0 = the start) and return the axes."""
+    if not 0 <= i < n_steps(result):
+        raise PuzzleError(f"step {i} is outside 0..{n_steps(result) - 1}")
+    if ax is None:
+        _, ax = plt.subplots()
+    step_drawer(result)(result, i, ax)
+    return ax
+
+
 def animate(
+    result: Any, interval_ms: int = 400, figsize: tuple[float, float] | None = None
+) -> animation.FuncAnimation:
+    """An animation of any study's result, one frame a step (save with `save_gif`)."""
+    draw = step_drawer(result)
+    fig, ax = plt.subplots(figsize=figsize)
+
+    def frame(i: int) -> None:
+        ax.clear()
+        draw(result, i, ax)
+
+    anim = animate_frames(fig, frame, n_steps(result), interval_ms)
+    plt.close(fig)
+    return anim
+
+
+def animate_frames(
     fig: plt.Figure, draw: Callable[[int], object], n_frames: int, interval_ms: int = 400
 ) -> animation.FuncAnimation:
     """A matplotlib animation calling `draw(i)` for frame i (draw updates `fig` in place)."""

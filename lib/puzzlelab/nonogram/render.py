@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import ListedColormap
 
-from ..plotting import animate
+from ..plotting import animate_frames
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle
 from .solver import NonogramResult, Step, solve_steps
 
@@ -144,7 +144,7 @@ def animate_steps(puzzle: Puzzle, steps: Sequence[Step], interval_ms: int = 500)
         image.set_data(as_cells(puzzle, steps[i].grid) + 1)
         ax.set_title(steps[i].label, fontsize=9)
 
-    return animate(fig, draw, len(steps), interval_ms=interval_ms)
+    return animate_frames(fig, draw, len(steps), interval_ms=interval_ms)
 
 
 def draw_density_study(table, ax: plt.Axes | None = None, *, title: str = "") -> plt.Axes:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch, Rectangle
 
-from ..plotting import animate
+from ..plotting import animate_frames
 from .board import Shape, State
 
 TILE_COLOR = "#5b8e7d"
@@ -157,4 +157,4 @@ def animate_solution(
         draw_board(states[i], shape, ax, f"move {i} of {len(states) - 1}", moved)
 
     draw(0)
-    return animate(fig, draw, len(states), interval_ms)
+    return animate_frames(fig, draw, len(states), interval_ms)

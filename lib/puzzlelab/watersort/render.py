@@ -148,7 +148,7 @@ def animate_solution(
         draw_board(states[i], ax, colors=colors, pour=pour, title=title)
 
     draw(0)
-    return plotting.animate(fig, draw, len(states), interval_ms=interval_ms)
+    return plotting.animate_frames(fig, draw, len(states), interval_ms=interval_ms)
 
 
 def save_solution_gif(
