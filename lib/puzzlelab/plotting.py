@@ -21,11 +21,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import animation
 
+from .checks import integer
 from .errors import PuzzleError
 from .paths import atomic_path
 
-StepDrawer = Callable[[Any, int, Any], None]  # (result, i, ax): draw step i of result on ax
+StepDrawer = Callable[..., None]  # (result, i, ax, **options): draw step i of result on ax
+StepSize = Callable[[Any], tuple[float, float]]  # result -> (width, height) in inches
 _STEP_DRAWERS: dict[type, StepDrawer] = {}
+_STEP_SIZES: dict[type, StepSize] = {}
+STEP_SIZE = (3.0, 3.0)  # inches of one step's picture when the study registers no size
 
 STYLE = {
     "figure.dpi": 80,
@@ -68,28 +72,55 @@ def distinct_colors(n: int, seed_hue: float = 0.0) -> list[tuple[float, float, f
     return colors
 
 
-def draws_steps(result_type: type) -> Callable[[StepDrawer], StepDrawer]:
-    """Decorator registering `fn(result, i, ax)` as the way to draw step i of `result_type`."""
+def draws_steps(
+    result_type: type, size: StepSize | None = None
+) -> Callable[[StepDrawer], StepDrawer]:
+    """Decorator registering `fn(result, i, ax, **options)` as the way to draw step i of
+    `result_type`; `size(result)`, if given, is the figure size (inches) one step needs.
+
+    Options (e.g. water sort's ``palette=``) come from `draw_step`, `animate` and
+    `widgets.stepper`; a drawer takes the ones that make sense for its study.
+    """
+    if not isinstance(result_type, type):
+        raise PuzzleError(f"draws_steps needs a Result class, not {result_type!r}")
 
     def register(fn: StepDrawer) -> StepDrawer:
         _STEP_DRAWERS[result_type] = fn
+        if size is not None:
+            _STEP_SIZES[result_type] = size
         return fn
 
     return register
 
 
-def step_drawer(result: Any) -> StepDrawer:
-    """The registered drawer of `result`'s type (its study's `plots` module is imported once)."""
+def _registered(result: Any, table: dict) -> Any:
+    """The entry of `table` for `result`'s type (its study's `plots` module imported once)."""
     for _ in range(2):
         for cls in type(result).__mro__:
-            if cls in _STEP_DRAWERS:
-                return _STEP_DRAWERS[cls]
+            if cls in table:
+                return table[cls]
         package = type(result).__module__.rpartition(".")[0]
+        if not package:
+            break
         try:
             importlib.import_module(package + ".plots")
         except ImportError:
             break
-    raise PuzzleError(f"no figure is registered for {type(result).__name__} results")
+    return None
+
+
+def step_drawer(result: Any) -> StepDrawer:
+    """The registered drawer of `result`'s type (its study's `plots` module is imported once)."""
+    drawer = _registered(result, _STEP_DRAWERS)
+    if drawer is None:
+        raise PuzzleError(f"no figure is registered for {type(result).__name__} results")
+    return drawer
+
+
+def step_size(result: Any) -> tuple[float, float]:
+    """The figure size (inches) of one step of `result`: its study's choice, else `STEP_SIZE`."""
+    size = _registered(result, _STEP_SIZES)
+    return STEP_SIZE if size is None else tuple(size(result))
 
 
 def n_steps(result: Any) -> int:
@@ -101,28 +132,38 @@ def n_steps(result: Any) -> int:
     return len(states)
 
 
-def draw_step(result: Any, i: int, ax: plt.Axes | None = None) -> plt.Axes:
-    """Draw step `i` of any study's result (0 = the start) and return the axes."""
+def draw_step(result: Any, i: int, ax: plt.Axes | None = None, **options) -> plt.Axes:
+    """Draw step `i` of any study's result (0 = the start) and return the axes.
+
+    `options` go to the study's drawer (e.g. ``palette=`` for water sort).
+    """
+    draw = step_drawer(result)
+    i = integer(i, "step")
     if not 0 <= i < n_steps(result):
         raise PuzzleError(f"step {i} is outside 0..{n_steps(result) - 1}")
     if ax is None:
-        _, ax = plt.subplots()
-    step_drawer(result)(result, i, ax)
+        _, ax = plt.subplots(figsize=step_size(result))
+    draw(result, i, ax, **options)
     return ax
 
 
 def animate(
-    result: Any, interval_ms: int = 400, figsize: tuple[float, float] | None = None
+    result: Any, interval_ms: int = 400, figsize: tuple[float, float] | None = None, **options
 ) -> animation.FuncAnimation:
-    """An animation of any study's result, one frame a step (save with `save_gif`)."""
+    """An animation of any study's result, one frame a step (save with `save_gif`).
+
+    `options` go to the study's drawer (e.g. ``palette=`` for water sort).
+    """
     draw = step_drawer(result)
-    fig, ax = plt.subplots(figsize=figsize)
+    n = n_steps(result)
+    interval_ms = integer(interval_ms, "interval_ms", minimum=1)
+    fig, ax = plt.subplots(figsize=figsize or step_size(result))
 
     def frame(i: int) -> None:
         ax.clear()
-        draw(result, i, ax)
+        draw(result, i, ax, **options)
 
-    anim = animate_frames(fig, frame, n_steps(result), interval_ms)
+    anim = animate_frames(fig, frame, n, interval_ms)
     plt.close(fig)
     return anim
 
@@ -187,7 +228,7 @@ def draw_matrix(
     """
     m = np.asarray(matrix, dtype=float)
     if m.ndim != 2:
-        raise ValueError(f"draw_matrix needs a 2-D matrix, not shape {m.shape}")
+        raise PuzzleError(f"draw_matrix needs a 2-D matrix, not shape {m.shape}")
     if ax is None:
         _, ax = plt.subplots()
     lo = np.nanmin(m) if vmin is None else vmin
