@@ -58,8 +58,7 @@ WIDGET_CLASSES = (
     ".puzzlelab-stepper, .puzzlelab-sliding-board, .puzzlelab-watersort-board, .puzzlelab-explorer"
 )
 WIDGET_CALL = re.compile(
-    r"widgets\.(stepper|sliding_stepper|watersort_stepper|nonogram_stepper|SlidingBoard|"
-    r"WaterSortBoard|PoolSizeExplorer)\("
+    r"widgets\.(stepper|SlidingBoard|WaterSortBoard|PoolSizeExplorer)\("
 )
 
 
