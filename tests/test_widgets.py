@@ -66,7 +66,9 @@ class Walk(Result):
     """A made-up study for the stepper: a walk on the number line, one step a move."""
 
     def _check(self) -> bool:
-        return all(b - a == m for a, b, m in zip(self.states, self.states[1:], self.moves))
+        return all(
+            b - a == m for a, b, m in zip(self.states, self.states[1:], self.moves, strict=False)
+        )
 
 
 @dataclass(kw_only=True)

@@ -155,9 +155,11 @@ class SlidingBoard(_Game):
         self.state = nxt
         self.history.append(move)
         self.trail.append(nxt)
-        self.message = f"tile {tile} slid {move[1]} (it could also slide {others[0]})" if (
-            others and direction is None
-        ) else ""
+        self.message = (
+            f"tile {tile} slid {move[1]} (it could also slide {others[0]})"
+            if (others and direction is None)
+            else ""
+        )
         self._refresh()
         return True
 

@@ -73,7 +73,9 @@ def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int =
     seed = integer(seed, "seed", minimum=0)
     patterns_pool = game.make_pool(pool, concentration=concentration or 1.0, seed=seed)
     if not concentration:  # equal weights over the same patterns
-        patterns_pool = game.PatternPool(states=patterns_pool.states, weights=np.full(pool, 1 / pool))
+        patterns_pool = game.PatternPool(
+            states=patterns_pool.states, weights=np.full(pool, 1 / pool)
+        )
     openings = game.sample_openings(patterns_pool, n_samples, seed=seed)
     counts = Counter(openings["pattern"])
     equal = patterns.estimate_pool_size(n_samples, len(counts))
