@@ -104,9 +104,7 @@ def argument_lists(fn: Callable) -> Iterator[tuple[str, tuple]]:
     except (TypeError, ValueError):  # a builtin without a signature
         return
     positional = [
-        p
-        for p in sig.parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
     required = [p for p in positional if p.default is p.empty]
     for label, value in ODD.items():
@@ -143,7 +141,57 @@ def within(seconds: float, fn: Callable, *args) -> object:
 
 
 # Exports whose owners are fixing them on their own branches (strict: remove at merge).
-PENDING: dict[str, str] = {}
+PENDING: dict[str, str] = {
+    "sliding.DistanceTable": "sliding helper: OverflowError, TypeError",
+    "sliding.PatternDatabase": "sliding helper: TypeError, ValueError",
+    "sliding.linear_conflict": "sliding helper: IndexError, KeyError, TypeError",
+    "sliding.manhattan": "sliding helper: IndexError, KeyError, TypeError",
+    "sliding.misplaced": "sliding helper: TypeError",
+    "sliding.move_between": "sliding helper: TypeError, ValueError",
+    "sliding.neighbors": "sliding helper: TypeError, ValueError",
+    "sliding.writeup_astar": "sliding helper: KeyError, TypeError",
+    "watersort.WaterSortProblem": "watersort helper: AttributeError",
+    "watersort.is_complete": "watersort helper: TypeError",
+    "watersort.lower_bound": "watersort helper: AttributeError",
+    "watersort.n_runs": "watersort helper: TypeError",
+    "watersort.pour_amount": "watersort helper: TypeError",
+    "watersort.poured": "watersort helper: TypeError",
+    "watersort.top_run": "watersort helper: TypeError",
+    "watersort.writeup_estimate": "watersort helper: AttributeError",
+    "nonogram.count_arrangements": "nonogram helper: TypeError",
+    "nonogram.format_non": "nonogram helper: AttributeError",
+    "nonogram.format_writeup_csv": "nonogram helper: AttributeError",
+    "nonogram.from_grid": "nonogram helper: ValueError",
+    "nonogram.is_line_solvable": "nonogram helper: AttributeError",
+    "nonogram.line_clue": "nonogram helper: TypeError",
+    "nonogram.min_length": "nonogram helper: TypeError",
+    "nonogram.parse_nin": "nonogram helper: AttributeError",
+    "nonogram.parse_non": "nonogram helper: AttributeError",
+    "nonogram.parse_writeup_csv": "nonogram helper: AttributeError",
+    "nonogram.propagate": "nonogram helper: AttributeError",
+    "nonogram.read_puzzle": "nonogram helper: TypeError",
+    "nonogram.solve_writeup": "nonogram helper: AttributeError",
+    "nonogram.total_arrangements": "nonogram helper: AttributeError",
+    "nonogram.validate": "nonogram helper: AttributeError",
+    "nonogram.write_non": "nonogram helper: AttributeError",
+    "video.change_trace": "video helper: TypeError",
+    "video.decode_only": "video helper: TypeError",
+    "video.draw_change_traces": "video helper: AttributeError, TypeError",
+    "video.draw_frames": "video helper: AttributeError, TypeError, ValueError",
+    "video.draw_pictures": "video helper: TypeError, ValueError",
+    "video.draw_tracked": "video helper: KeyError, TypeError",
+    "video.load_pictures": "video helper: OverflowError, TypeError",
+    "video.read_board": "video helper: AttributeError",
+    "video.read_frame": "video helper: TypeError",
+    "patterns.distinct_distribution_enumerated": "patterns helper: TIMEOUT",
+    "patterns.draw_difficulty": "patterns helper: AttributeError",
+    "patterns.draw_frequencies": "patterns helper: AttributeError",
+    "patterns.draw_pool_estimate": "patterns helper: AttributeError",
+    "patterns.draw_risk": "patterns helper: IndexError, KeyError, TypeError",
+    "patterns.is_pool_estimate": "patterns helper: AttributeError",
+    "patterns.read_samples": "patterns helper: TypeError",
+    "patterns.simulate_curve": "patterns helper: TypeError",
+}
 
 
 def params() -> list:

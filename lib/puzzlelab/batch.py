@@ -45,7 +45,7 @@ import pandas as pd
 
 from .cache import warn_once
 from .checks import integer
-from .errors import PuzzleError
+from .errors import PuzzleError, WriteError
 from .paths import atomic_path, cache_dir
 
 BATCH_VERSION = 1
@@ -348,8 +348,8 @@ class _Store:
         try:
             with atomic_path(self.path(index), suffix=".parquet") as tmp:
                 pq.write_table(tagged, tmp)
-        except OSError as exc:  # best effort: the run goes on, the chunk is not kept
-            warn_once(f"cannot keep finished chunks in {self.folder} ({exc.strerror or exc})")
+        except (OSError, WriteError) as exc:  # best effort: the run goes on, chunk not kept
+            warn_once(f"cannot keep finished chunks in {self.folder} ({exc})")
 
 
 # ------------------------------------------------------------------------------ clusters
@@ -522,7 +522,7 @@ def run_batch(
         folder = run_folder(resume)
         try:
             store = _Store(folder, manifest, overwrite)
-        except OSError as exc:
+        except (OSError, WriteError) as exc:
             warn_once(f"run folder {folder} is unusable ({exc}); running without resume")
     tables: dict[int, Any] = {}
     if store is not None:

@@ -20,10 +20,29 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import animation
+from matplotlib.figure import Figure
 
-from .checks import integer
+from .checks import as_path, integer, number
 from .errors import PuzzleError
 from .paths import atomic_path
+
+__all__ = [
+    "STYLE",
+    "animate",
+    "animate_frames",
+    "distinct_colors",
+    "draw_matrix",
+    "draw_step",
+    "draws_steps",
+    "n_steps",
+    "save_gif",
+    "step_drawer",
+    "step_size",
+    "to_html",
+    "use_style",
+]
+
+MAX_COLORS = 10_000  # distinct_colors beyond this would not be told apart anyway
 
 StepDrawer = Callable[..., None]  # (result, i, ax, **options): draw step i of result on ax
 StepSize = Callable[[Any], tuple[float, float]]  # result -> (width, height) in inches
@@ -59,6 +78,8 @@ def use_style() -> None:
 
 def distinct_colors(n: int, seed_hue: float = 0.0) -> list[tuple[float, float, float]]:
     """`n` colours that stay apart: tab10/tab20 first, then golden-ratio hues at two lightnesses."""
+    n = integer(n, "number of colours", minimum=0, maximum=MAX_COLORS)
+    seed_hue = number(seed_hue, "seed_hue")
     base = list(plt.get_cmap("tab10").colors) + [
         c for i, c in enumerate(plt.get_cmap("tab20").colors) if i % 2 == 1
     ]
@@ -172,6 +193,12 @@ def animate_frames(
     fig: plt.Figure, draw: Callable[[int], object], n_frames: int, interval_ms: int = 400
 ) -> animation.FuncAnimation:
     """A matplotlib animation calling `draw(i)` for frame i (draw updates `fig` in place)."""
+    if not isinstance(fig, Figure):
+        raise PuzzleError(f"animate_frames needs a matplotlib Figure, not {type(fig).__name__}")
+    if not callable(draw):
+        raise PuzzleError(f"draw must be a function of the frame number, not {draw!r}")
+    n_frames = integer(n_frames, "n_frames", minimum=1, maximum=10**6)
+    interval_ms = integer(interval_ms, "interval_ms", minimum=1)
     return animation.FuncAnimation(
         fig, lambda i: draw(i) or [], frames=n_frames, interval=interval_ms, blit=False
     )
@@ -179,7 +206,10 @@ def animate_frames(
 
 def save_gif(anim: animation.Animation, path: str | Path, fps: float = 2.5) -> Path:
     """Write an animation as a GIF (Pillow), atomically."""
-    path = Path(path)
+    if not isinstance(anim, animation.Animation):
+        raise PuzzleError(f"save_gif needs a matplotlib animation, not {type(anim).__name__}")
+    path = as_path(path, "GIF path")
+    fps = number(fps, "fps", minimum=0.01, maximum=100)
     with atomic_path(path, suffix=".gif") as tmp:
         anim.save(tmp, writer=animation.PillowWriter(fps=fps))
     return path
@@ -187,6 +217,8 @@ def save_gif(anim: animation.Animation, path: str | Path, fps: float = 2.5) -> P
 
 def to_html(anim: animation.Animation) -> str:
     """The animation as self-contained JavaScript HTML for a notebook (`IPython.display.HTML`)."""
+    if not isinstance(anim, animation.Animation):
+        raise PuzzleError(f"to_html needs a matplotlib animation, not {type(anim).__name__}")
     html = anim.to_jshtml(default_mode="once")
     plt.close(anim._fig)  # noqa: SLF001 - the figure would otherwise also render as a still
     return html
@@ -226,8 +258,11 @@ def draw_matrix(
     -------
     AxesImage
     """
-    m = np.asarray(matrix, dtype=float)
-    if m.ndim != 2:
+    try:
+        m = np.asarray(matrix, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise PuzzleError(f"draw_matrix needs a 2-D matrix of numbers ({exc})") from None
+    if m.ndim != 2 or m.size == 0:
         raise PuzzleError(f"draw_matrix needs a 2-D matrix, not shape {m.shape}")
     if ax is None:
         _, ax = plt.subplots()

@@ -16,6 +16,14 @@ import pandas as pd
 from .checks import choice, fraction
 from .errors import PuzzleError
 
+__all__ = [
+    "CI_METHODS",
+    "mean_interval",
+    "proportion_ci",
+    "share_interval",
+    "tally",
+]
+
 CI_METHODS = ("wilson", "clopper-pearson")
 
 

@@ -12,12 +12,11 @@ papermill reports, HTML, untrusted notebooks. All logic is in plain methods (`cl
 """
 
 from .boards import SlidingBoard, WaterSortBoard
-from .core import Panel, Stepper, figure_png, strip_indices
+from .core import Stepper, figure_png, strip_indices
 from .explore import PoolDraw, PoolSizeExplorer, describe, draw_estimates, draw_pool
 from .steppers import describe_move, step_caption, stepper
 
 __all__ = [
-    "Panel",
     "PoolDraw",
     "PoolSizeExplorer",
     "SlidingBoard",

@@ -17,6 +17,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..checks import integer, number
+from ..errors import PuzzleError
 from .core import Panel, figure_png, image_widget, show
 
 CONCENTRATIONS = (
@@ -83,6 +84,12 @@ def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int =
     return PoolDraw(pool, n_samples, counts, equal, mixture)
 
 
+def _check_draw(draw: object) -> None:
+    """Refuse anything but a PoolDraw (from `draw_pool`)."""
+    if not isinstance(draw, PoolDraw):
+        raise PuzzleError(f"expected a PoolDraw (from draw_pool), not {type(draw).__name__}")
+
+
 def _fmt(x: float) -> str:
     """A pool size for text: an integer, or 'inf'."""
     return "inf" if not np.isfinite(x) else f"{x:.0f}"
@@ -90,6 +97,7 @@ def _fmt(x: float) -> str:
 
 def describe(draw: PoolDraw) -> str:
     """One line: what was seen, both estimates and whether they hold the truth."""
+    _check_draw(draw)
     eq, mx = draw.equal, draw.mixture
 
     def holds(est: Any) -> str:
@@ -104,6 +112,7 @@ def describe(draw: PoolDraw) -> str:
 
 def draw_estimates(draw: PoolDraw, ax: Any = None) -> Any:
     """Relative likelihood of the pool size (equal weights), both intervals and the truth."""
+    _check_draw(draw)
     from .. import patterns
 
     if ax is None:
@@ -149,6 +158,10 @@ class PoolSizeExplorer(Panel):
     def __init__(
         self, pool: int = 80, n_samples: int = 500, concentration: float = 5.0, seed: int = 0
     ):
+        pool = integer(pool, "pool", minimum=5, maximum=300)
+        n_samples = integer(n_samples, "n_samples", minimum=10, maximum=1500)
+        concentration = number(concentration, "concentration", minimum=0, maximum=1e6)
+        seed = integer(seed, "seed", minimum=0, maximum=10**6)
         style = {"description_width": "7em"}
         slider = dict(continuous_update=False, style=style)
         self.pool = W.IntSlider(value=pool, min=5, max=300, description="pool size", **slider)
