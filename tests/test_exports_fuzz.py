@@ -24,6 +24,7 @@ import pytest
 
 from puzzlelab.errors import PuzzleError
 
+
 def packages() -> tuple[str, ...]:
     """Every top-level module and package of puzzlelab (a new study is found by itself)."""
     import puzzlelab
