@@ -214,9 +214,7 @@ def test_a_killed_writers_temporary_is_cleared_on_the_next_write(tmp_path):
     paths.atomic_write_text(target, "whole")
     assert target.read_text() == "whole"
     assert not stale.exists() and live.exists() and other.exists()
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".table")) == [
-        live.name
-    ]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".table")) == [live.name]
 
 
 def test_writing_where_one_cannot_is_a_write_error(tmp_path):
