@@ -4,7 +4,8 @@ The names come from each package's `__all__` (or, for a module without one, its 
 functions and classes), so a new export is fuzzed without anyone remembering to add it.
 Each callable is called with each odd value as its first argument, then in every required
 argument at once; a call its signature cannot take is not made. A `PuzzleError` or a return
-within the deadline passes; any other exception, or a call past the deadline, fails.
+within the deadline (CPU seconds; a call still running after `HANG` wall seconds is stopped)
+passes; any other exception, or a call past the deadline, fails.
 
 Calls run in a temporary folder with a temporary cache, so nothing a user has is touched.
 """
@@ -37,7 +38,8 @@ def packages() -> tuple[str, ...]:
 
 
 MODULES = packages()
-DEADLINE = 10.0  # seconds per call
+DEADLINE = 10.0  # CPU seconds per call (CPU, so a busy machine does not fail the test)
+HANG = 3 * DEADLINE  # wall seconds after which a call is stopped as hanging
 
 
 def nested(depth: int) -> list:
@@ -212,23 +214,24 @@ def sandbox(tmp_path, monkeypatch):
     plt.close("all")
 
 
+@pytest.mark.filterwarnings("ignore")  # warnings are allowed answers; only exceptions count
 @pytest.mark.parametrize(("module_name", "name"), params())
 def test_odd_arguments_give_a_puzzle_error_or_a_result(module_name, name):
     fn = getattr(importlib.import_module(module_name), name)
     failures = []
     for label, args in argument_lists(fn):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
-            within(DEADLINE, fn, *args)
+            within(HANG, fn, *args)
         except PuzzleError:
             pass
         except Overtime:
-            failures.append(f"{label}: no answer within {DEADLINE:g} s")
+            failures.append(f"{label}: no answer within {HANG:g} s")
         except Exception as exc:  # noqa: BLE001 - every other exception is the failure
             failures.append(f"{label}: {type(exc).__name__}: {str(exc)[:120]}")
-        took = time.perf_counter() - t0
+        took = time.process_time() - t0
         if took > DEADLINE:
-            failures.append(f"{label}: took {took:.1f} s")
+            failures.append(f"{label}: took {took:.1f} s of CPU")
     assert not failures, f"{name}: " + "; ".join(failures)
 
 
