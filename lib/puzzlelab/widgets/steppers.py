@@ -156,7 +156,7 @@ def nonogram_stepper(
     Stepper
     """
     from ..nonogram.puzzle import UNKNOWN
-    from ..nonogram.render import as_cells, draw_puzzle
+    from ..nonogram.plots import as_cells, draw_puzzle
 
     if result is None:
         from ..nonogram import solve
