@@ -1,10 +1,12 @@
-"""Nonogram puzzles, readers/writers, line solvers and the solver on small cases."""
+"""Nonograms by feature: the puzzle and its formats, line solvers, solve and the write-up's
+method on the result protocol, figures, and the exhaustive counts."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError, TooLargeError
@@ -29,18 +31,23 @@ from puzzlelab.nonogram import (
     parse_writeup_csv,
     read_puzzle,
     solve,
-    solve_steps,
     solve_writeup,
     write_non,
 )
-from puzzlelab.nonogram.study import (
-    exhaustive_counts,
-    exhaustive_counts_reference,
-    random_study,
-    wilson,
-)
+from puzzlelab.nonogram.census import exhaustive_counts, exhaustive_counts_reference
 from puzzlelab.paths import data_dir
 from puzzlelab.results import STATS_KEYS
+
+def baseline_is_checked(p: Puzzle, res) -> bool:
+    """A result whose solution is altered no longer verifies (verify is not a rubber stamp)."""
+    bad = res.solutions[0].copy()
+    bad[0, 0] = ~bad[0, 0]
+    res.solutions[0], good = bad, res.solutions[0]
+    try:
+        return not res.verify()
+    finally:
+        res.solutions[0] = good
+
 
 # the issue's listing of the write-up's 20x20 example
 WRITEUP_ROWS = (
@@ -70,12 +77,15 @@ def test_writeup_csv_is_the_issue_puzzle():
 def test_writeup_puzzle_is_solved_and_unique():
     p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
     res = solve(p)
-    assert res.verdict == "unique" and res.length == len(res.moves) == len(res.states) - 1
+    assert res.verdict == "unique" and res.length is None  # deductions are not moves
+    assert res.details()["deductions"] == len(res.moves) == len(res.states) - 1
+    assert res.verify() and baseline_is_checked(p, res)
     assert is_solution(p, res.solution)
     assert not res.line_solvable  # line logic stalls; probing finishes it
     baseline = solve_writeup(p)
     assert baseline.outcome == "solved" and baseline.verdict == "feasible"
-    assert len(baseline.states) == len(baseline.moves) + 1 == baseline.passes + 1
+    assert type(baseline) is type(res) and baseline.method == "writeup" and baseline.verify()
+    assert len(baseline.states) == len(baseline.moves) + 1 == baseline.details()["passes"] + 1
     assert tuple(baseline.stats()) == STATS_KEYS == tuple(res.stats())
     assert res.details()["class"] == "BRANCH" and baseline.details()["guesses"] == 4
     assert np.array_equal(baseline.grid == FILLED, res.solution)
@@ -188,7 +198,7 @@ grids = st.integers(1, 7).flatmap(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(grids)
 def test_from_grid_is_solved_to_a_grid_with_the_same_clues(g):
     grid = np.array(g, dtype=bool)
@@ -204,7 +214,7 @@ def test_from_grid_is_solved_to_a_grid_with_the_same_clues(g):
         assert not np.array_equal(res.solutions[0], res.solutions[1])
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(grids)
 def test_formats_roundtrip(g):
     p = from_grid(np.array(g, dtype=bool))
@@ -243,7 +253,7 @@ lines = st.integers(1, 12).flatmap(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@examples(400)
 @given(lines)
 def test_dp_line_solver_agrees_with_enumeration(case):
     clue, cells = tuple(case[0]), np.array(case[1], dtype=np.int8)
@@ -271,8 +281,8 @@ def test_verdicts_on_tiny_puzzles():
     checker = Puzzle([[1], [1]], [[1], [1]])  # two diagonals
     res = solve(checker)
     assert res.verdict == "multiple" and len(res.solutions) == 2
-    assert res.kind == "MULT" and not res.line_solvable
-    assert res.length == len(res.moves) and res.stats()["verdict"] == "multiple"
+    assert res.kind == "MULT" and not res.line_solvable and res.verify()
+    assert res.length is None and res.stats()["verdict"] == "multiple"
     for bad in (0, None, 1.5, "2"):
         with pytest.raises(PuzzleError, match="max_solutions"):
             solve(checker, max_solutions=bad)
@@ -298,21 +308,19 @@ def test_probing_off_gives_the_same_verdicts():
             assert np.array_equal(a.solution, b.solution)
 
 
-def test_is_line_solvable_and_steps():
+def test_is_line_solvable_and_states():
     full = from_grid(np.ones((3, 4), dtype=bool))
     assert is_line_solvable(full)
-    steps = solve_steps(full)
-    assert [s.label for s in steps] == ["blank", "pass 1 rows"]
-    assert np.all(steps[-1].grid == FILLED)
+    res = solve(full)
+    assert [m.label for m in res.moves] == ["pass 1 rows"]
+    assert np.all(res.states[-1] == FILLED)
     p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
     res = solve(p)
-    steps = solve_steps(p, res)
-    assert steps[0].label == "blank" and np.all(steps[0].grid == UNKNOWN)
-    assert steps[-1].label in ("probing", "sat: first solution")
-    assert [m.label for m in res.moves] == [s.label for s in steps[1:]]
-    assert np.array_equal(steps[-1].grid == FILLED, res.solution)
+    assert np.all(res.states[0] == UNKNOWN) and len(res.states) == len(res.moves) + 1
+    assert res.moves[-1].label in ("probing", "sat: first solution")
+    assert np.array_equal(res.states[-1] == FILLED, res.solution)
     assert is_line_solvable(p) == res.line_solvable
-    assert sum(s.fixed for s in steps) == 400
+    assert sum(m.cells for m in res.moves) == 400
 
 
 def test_budgets_give_limit_with_the_partial_grid():
@@ -321,15 +329,15 @@ def test_budgets_give_limit_with_the_partial_grid():
     for method in ("sat", "search"):
         free = solve(p, method=method)
         assert free.verdict == "multiple" and free.expanded > 0, method
-        for limits in ({"max_nodes": 0}, {"max_seconds": 0}):
+        for limits in ({"max_expanded": 0}, {"max_seconds": 0}):
             res = solve(p, method=method, **limits)
             assert res.verdict == "limit" and res.length is None, (method, limits)
             assert "budget" in res.note and res.solutions == []
             assert np.array_equal(res.grid, free.propagated) or res.grid is not None
-    deep = solve(from_grid(np.eye(12, dtype=bool)), method="search", probing=False, max_nodes=3)
+    deep = solve(from_grid(np.eye(12, dtype=bool)), method="search", probing=False, max_expanded=3)
     assert deep.verdict == "limit" and deep.expanded == 3
     # line-solvable puzzles need no search node: a zero budget still solves them
-    assert solve(from_grid(np.ones((3, 3))), max_nodes=0).verdict == "unique"
+    assert solve(from_grid(np.ones((3, 3))), max_expanded=0).verdict == "unique"
 
 
 def test_large_trivial_and_permutation_puzzles_finish():
@@ -341,7 +349,7 @@ def test_large_trivial_and_permutation_puzzles_finish():
     eye = solve(from_grid(np.eye(300, dtype=bool)), progress=False)
     assert eye.verdict == "multiple" and len(eye.solutions) == 2
     big = from_grid(np.eye(500, dtype=bool))
-    stopped = solve(big, max_nodes=10, progress=False)
+    stopped = solve(big, max_expanded=10, progress=False)
     assert (stopped.verdict, stopped.expanded, stopped.method) == ("limit", 10, "auto")
     assert stopped.grid.shape == (500, 500) and stopped.solutions == []
     assert solve(big, max_seconds=0, progress=False).verdict == "limit"
@@ -365,41 +373,36 @@ def test_exhaustive_unique_counts_match_oeis():
         exhaustive_counts((6, 6))
 
 
-def test_random_5x5_sample_brackets_published_fractions():
-    df = random_study((5, 5), [0.5], n_samples=400, seed=1, progress=False)
-    row = df.iloc[0]
-    # 25,309,575 / 2^25 unique and 24,976,511 / 2^25 line-solvable (published, exhaustive)
-    assert row.unique_lo <= 25_309_575 / 2**25 <= row.unique_hi
-    assert row.line_lo <= 24_976_511 / 2**25 <= row.line_hi
-    assert wilson(0, 0) == (0.0, 1.0)
-
-
 # ---------------------------------------------------------------------------- rendering
 
 
-def test_rendering_draws_clues_steps_and_animation():
+def test_figures_draw_clues_steps_and_animation():
     import matplotlib.pyplot as plt
 
     from puzzlelab import plotting
-    from puzzlelab.nonogram import render
+    from puzzlelab.nonogram import plots
 
     p = read_puzzle(data_dir("nonogram", "writeup_20x20.csv"))
     res = solve(p)
-    ax = render.draw_puzzle(p, grid=res.solution, title="solved")
+    ax = plots.draw_puzzle(p, grid=res.solution, title="solved")
     texts = {t.get_text() for t in ax.texts}
     assert "6 3 1" in texts and "3\n3\n9\n1" in texts  # row 13 and column 10 clues
     image = ax.images[0].get_array()
     assert np.array_equal(image == 2, res.solution)  # filled cells drawn black
-    steps = solve_steps(p, res)
-    fig = render.draw_steps(steps, ncols=3)
-    assert len([a for a in fig.axes if a.images]) == len(steps)
-    fig2, axes = plt.subplots(1, len(res.states))
-    assert render.draw_steps(res, axes) is fig2
-    anim = render.animate_steps(p, steps)
-    last_image = anim._fig.axes[0].images[0]  # noqa: SLF001
-    html = plotting.to_html(anim)  # renders every frame, ending on the last
-    assert "<script" in html and html.count("data:image/png") >= len(steps)
-    assert np.array_equal(last_image.get_array() == 2, res.solution)
+    fig = plots.draw_steps(res, ncols=3)
+    titles = [a.get_title() for a in fig.axes if a.get_title()]
+    assert titles[0] == "blank" and len(titles) == len(res.states)
+    # the registered drawer: any step through plotting, the last one is the solution
+    last = plotting.draw_step(res, len(res.states) - 1)
+    assert np.array_equal(last.images[0].get_array() == 2, res.solution)
+    assert last.get_title() == res.moves[-1].label
+    html = plotting.to_html(plotting.animate(res))
+    assert "<script" in html and html.count("data:image/png") >= len(res.states)
+    writeup = solve_writeup(p)
+    short = plotting.to_html(plots.animate(writeup, every=20))
+    assert 4 <= short.count("data:image/png") < len(writeup.states)
+    with pytest.raises(PuzzleError, match="every"):
+        plots.animate(writeup, every=0)
     plt.close("all")
 
 
@@ -408,7 +411,7 @@ def test_rendering_draws_clues_steps_and_animation():
 junk = st.text(alphabet=st.sampled_from(list('0123456789 ,-\n"abgoalrowscolumnswidtheight')))
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(junk)
 def test_parsers_fail_only_with_puzzle_errors(text):
     for parse in (parse_non, parse_nin, parse_writeup_csv):
@@ -419,7 +422,7 @@ def test_parsers_fail_only_with_puzzle_errors(text):
         assert p.height >= 1 and p.width >= 1
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(st.integers(1, 4), st.integers(1, 4), st.data())
 def test_non_text_with_keys_in_any_order(width, height, data):
     grid = np.array(
@@ -455,3 +458,33 @@ def test_exhaustive_counts_are_cached(tmp_path, monkeypatch):
     path.write_text("{")
     with pytest.warns(RuntimeWarning, match="rebuilding"):
         assert exhaustive_counts((4, 5), progress=False) == first
+
+
+# ------------------------------------------------------------------------------- census
+
+
+def test_census_of_nothing_summarises_to_an_empty_table():
+    from puzzlelab.nonogram import census
+
+    table = census.census([(5, 5)], [0.5], 0, progress=False)
+    summary = census.summarise(table)
+    assert summary.empty and {"share_unique", "unique_lo", "errors"} <= set(summary.columns)
+
+
+def test_random_5x5_census_brackets_the_published_fractions():
+    from puzzlelab.nonogram import census, data
+
+    share = census.summarise(census.census([(5, 5)], [0.5], 300, progress=False)).iloc[0]
+    grids = data.PUBLISHED_5X5["grids"]
+    assert share.unique_lo <= data.PUBLISHED_5X5["unique"] / grids <= share.unique_hi
+    assert share.line_lo <= data.PUBLISHED_5X5["line_solvable"] / grids <= share.line_hi
+
+
+def test_solve_takes_one_budget_and_refuses_two():
+    from puzzlelab.results import Budget
+
+    p = from_grid(np.eye(8, dtype=bool))
+    budget = Budget(max_expanded=0)
+    assert solve(p, budget=budget).verdict == "limit"
+    with pytest.raises(PuzzleError, match="not both"):
+        solve(p, budget=budget, max_expanded=3)
