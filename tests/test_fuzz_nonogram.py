@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from puzzlelab.errors import PuzzleError
 from puzzlelab.nonogram import (
     Puzzle,
+    count_arrangements,
     from_grid,
     is_solution,
-    count_arrangements,
     line_clue,
     line_solve,
     line_solve_enumerate,

@@ -38,6 +38,7 @@ from puzzlelab.nonogram.census import exhaustive_counts, exhaustive_counts_refer
 from puzzlelab.paths import data_dir
 from puzzlelab.results import STATS_KEYS
 
+
 def baseline_is_checked(p: Puzzle, res) -> bool:
     """A result whose solution is altered no longer verifies (verify is not a rubber stamp)."""
     bad = res.solutions[0].copy()
