@@ -12,7 +12,7 @@ Prints per-corpus totals (CPU = time.process_time, wall = time.perf_counter), ve
 agreement with expected.tsv, and a per-puzzle table for the webpbn survey puzzles.
 OR-Tools is a benchmark-only dependency (benchmarks/requirements.txt).
 
-The "hard" section (issue 12; `--hard` runs only it) times ours against CP-SAT with 2
+The "hard" section (`--hard` runs only it) times ours against CP-SAT with 2
 workers on the four webpbn-hard puzzles, 20 seeded random pictures (25x25 and 30x30,
 densities 40-60 %) and 20 random 25x25 pictures with two rows swapped; it checks the verdicts
 agree, that our total CPU is below CP-SAT's and that no puzzle takes more than 2x CP-SAT +

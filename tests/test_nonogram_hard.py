@@ -1,4 +1,4 @@
-"""Hard nonograms (issue 12): verdicts checked by means independent of the solver.
+"""Hard nonograms: verdicts checked by means independent of the solver.
 
 Two independent checks, neither using our line solver nor our CNF encoding:
 * brute force over every grid of small boards (counting grids with the clues, up to 2);
