@@ -64,8 +64,10 @@ def load_corpus(name: str) -> pd.DataFrame:
 
 def load_corpora(names: tuple[str, ...] | list[str] = CORPORA) -> pd.DataFrame:
     """`load_corpus` of several corpora as one table."""
-    tables = [load_corpus(n) for n in names]
-    return pd.concat(tables, ignore_index=True) if tables else load_corpus(CORPORA[0])
+    tables = [t for t in (load_corpus(n) for n in names) if len(t)]
+    if not tables:
+        return pd.DataFrame(columns=list(CORPUS_COLUMNS))
+    return pd.concat(tables, ignore_index=True)
 
 
 def hard_timings(path: str | Path | None = None) -> pd.DataFrame:
