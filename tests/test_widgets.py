@@ -101,11 +101,11 @@ def test_watersort_stepper_follows_the_pours():
 
 
 def test_nonogram_stepper_counts_known_cells():
-    from puzzlelab.nonogram import from_grid, solve_steps
+    from puzzlelab.nonogram import from_grid, solve
 
     picture = np.array([[1, 1, 0], [0, 1, 0], [1, 1, 1]], dtype=bool)
     puzzle = from_grid(picture)
-    st = w.nonogram_stepper(puzzle, solve_steps(puzzle))
+    st = w.nonogram_stepper(puzzle, solve(puzzle, progress=False))
     assert st.caption.value == "blank: 0 of 9 cells known"
     st.slider.value = st.n_frames - 1
     assert st.caption.value.endswith("9 of 9 cells known")

@@ -155,8 +155,8 @@ def nonogram_stepper(
     -------
     Stepper
     """
+    from ..nonogram.plots import as_cells, draw_puzzle
     from ..nonogram.puzzle import UNKNOWN
-    from ..nonogram.render import as_cells, draw_puzzle
 
     if result is None:
         from ..nonogram import solve
