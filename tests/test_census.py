@@ -16,7 +16,7 @@ from puzzlelab.errors import PuzzleError
 from puzzlelab.nonogram import census as nonogram
 from puzzlelab.sliding import census as sliding
 from puzzlelab.watersort import census as watersort
-from puzzlelab.watersort.solvers import solve
+from puzzlelab.watersort.solve import solve
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:

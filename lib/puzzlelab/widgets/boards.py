@@ -365,7 +365,7 @@ class WaterSortBoard(_Game):
 
     def _picture(self, highlight: tuple[int, int] | None = None) -> bytes:
         """The current position as PNG (the last pour, or a hint, outlined)."""
-        from ..watersort.render import draw_board, figure_size
+        from ..watersort.plots import draw_board, figure_size
 
         fig = Figure(figsize=figure_size(self.level, unit=0.45))
         pour = highlight or (self.history[-1] if self.history else None)

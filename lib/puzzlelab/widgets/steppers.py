@@ -111,7 +111,7 @@ def watersort_stepper(result: Any, interval_ms: int = 600, unit: float = 0.45) -
     -------
     Stepper
     """
-    from ..watersort.render import draw_board, figure_size
+    from ..watersort.plots import draw_board, figure_size
 
     states = _nonempty(result_states(result), "water-sort")
     pours = result_moves(result)
