@@ -12,7 +12,7 @@ Prints per-corpus totals (CPU = time.process_time, wall = time.perf_counter), ve
 agreement with expected.tsv, and a per-puzzle table for the webpbn survey puzzles.
 OR-Tools is a benchmark-only dependency (benchmarks/requirements.txt).
 
-The "hard" section (issue 12; `--hard` runs only it) times ours against CP-SAT with 2
+The "hard" section (`--hard` runs only it) times ours against CP-SAT with 2
 workers on the four webpbn-hard puzzles, 20 seeded random pictures (25x25 and 30x30,
 densities 40-60 %) and 20 random 25x25 pictures with two rows swapped; it checks the verdicts
 agree, that our total CPU is below CP-SAT's and that no puzzle takes more than 2x CP-SAT +
@@ -31,7 +31,8 @@ import pandas as pd
 from ortools.sat.python import cp_model
 
 from puzzlelab.nonogram import Puzzle, is_solution, solve, solve_writeup
-from puzzlelab.nonogram.study import CORPORA, load_corpus, random_puzzle, swapped_puzzle
+from puzzlelab.nonogram.census import random_puzzle, swapped_puzzle
+from puzzlelab.nonogram.data import CORPORA, load_corpora, load_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import timed  # noqa: E402
@@ -93,21 +94,15 @@ def cpsat_solve(
     return verdict, solutions
 
 
-def run(fn, *args, **kwargs):
-    """(result, cpu seconds, wall seconds) of one call, through the shared `timing.timed`."""
-    out, wall, cpu = timed(lambda: fn(*args, **kwargs))
-    return out, cpu, wall
-
-
 def hard_set() -> list[tuple[str, str, Puzzle]]:
     """(group, name, puzzle): webpbn-hard, 20 random 25x25/30x30 at 40-60 %, 20 swapped 25x25."""
-    out = [("webpbn-hard", e.file, e.puzzle) for e in load_corpus("webpbn-hard")]
+    out = [("webpbn-hard", e.file, e.puzzle) for e in load_corpus("webpbn-hard").itertuples()]
     for i in range(20):
         size, density = (25, 30)[i % 2], 0.40 + 0.20 * i / 19
-        p = random_puzzle(size, density, seed=1000 + i)
+        p = random_puzzle(size, density, rng=1000 + i)
         out.append(("random", p.title, p))
     for i in range(20):
-        p = swapped_puzzle(25, 0.40 + 0.20 * i / 19, seed=2000 + i, rows=(i % 5, 12 + i % 7))
+        p = swapped_puzzle(25, 0.40 + 0.20 * i / 19, rng=2000 + i, rows=(i % 5, 12 + i % 7))
         out.append(("swapped", p.title, p))
     return out
 
@@ -117,8 +112,8 @@ def hard(write_csv: bool) -> bool:
     solve(random_puzzle(10, 0.5, 0), progress=False)  # compile outside the timings
     rows = []
     for group, name, p in hard_set():
-        ours, oc, ow = run(solve, p, max_solutions=2, progress=False, max_seconds=300)
-        (cv, csols), cc, cw = run(cpsat_solve, p, workers=2, time_limit=300)
+        ours, ow, oc = timed(lambda p=p: solve(p, max_solutions=2, progress=False, max_seconds=300))
+        (cv, csols), cw, cc = timed(lambda p=p: cpsat_solve(p, workers=2, time_limit=300))
         if not all(is_solution(p, s) for s in ours.solutions + csols):
             raise RuntimeError(f"{name}: a solver returned a wrong grid")
         rows.append(
@@ -173,16 +168,16 @@ def main() -> int:
     """Run the three solvers over the corpora and print the tables (or only the hard section)."""
     if "--hard" in sys.argv:
         return 0 if hard("--csv" in sys.argv) else 2
-    entries = [e for name in CORPORA for e in load_corpus(name)]
+    entries = list(load_corpora(CORPORA).itertuples())
     if not entries:
         print("../shared/corpora/nonogram is absent: nothing to benchmark")
         return 1
     solve(entries[0].puzzle)  # compile the numba kernels outside the timings
     rows = []
     for e in entries:
-        ours, oc, ow = run(solve, e.puzzle, max_solutions=2, progress=False)
-        wr, wc, ww = run(solve_writeup, e.puzzle, keep_frames=False)
-        (cv, csols), cc, cw = run(cpsat_solve, e.puzzle)
+        ours, ow, oc = timed(lambda e=e: solve(e.puzzle, max_solutions=2, progress=False))
+        wr, ww, wc = timed(lambda e=e: solve_writeup(e.puzzle, keep_frames=False))
+        (cv, csols), cw, cc = timed(lambda e=e: cpsat_solve(e.puzzle))
         assert all(is_solution(e.puzzle, s) for s in ours.solutions + csols), e.file
         writeup_ok = wr.outcome == "solved" and (
             ours.verdict != "unique" or np.array_equal(wr.grid == 1, ours.solution)

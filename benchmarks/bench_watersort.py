@@ -7,34 +7,33 @@ Run from the repository root: `.venv/bin/python benchmarks/bench_watersort.py [-
    (`writeup`): ours is never longer; lengths and time ratio.
 3. 10 seeded 8-color deals: BFS against `optimal` (the write-up found BFS ~50x slower than A*).
 4. 22-color, 24-tube deals with `greedy` (target <= 5 s each), and what it proves.
-Times are CPU (time.process_time) and wall (time.perf_counter) in the same process.
+Times are CPU (time.process_time) and wall (time.perf_counter) in the same process, from
+`timing.timed`. The deals are the census's (`census.deal_level`, seeded by `batch.case_rng`
+over the deal keys, with seed 2026).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import numpy as np
 import pandas as pd
+from timing import timed as timed_call
 
-from puzzlelab.paths import shared_dir
-from puzzlelab.watersort import is_solution, solve
-from puzzlelab.watersort.generate import random_deal
-from puzzlelab.watersort.study import CORPUS, load_corpus
+from puzzlelab.watersort import census, data, solve
 
 
 def timed(level, method, **kw):
-    """(solution, cpu seconds, wall seconds)."""
-    c0, w0 = time.process_time(), time.perf_counter()
-    sol = solve(level, method, **kw)
-    return sol, time.process_time() - c0, time.perf_counter() - w0
+    """(solution, cpu seconds, wall seconds) of one solve."""
+    sol, wall, cpu = timed_call(lambda: solve(level, method, **kw))
+    return sol, cpu, wall
 
 
 def deal(n_colors: int, k: int, n_empty: int = 2):
-    """Deal k of the benchmark's seeded write-up deals."""
-    return random_deal(n_colors, n_empty, 4, np.random.default_rng([2026, n_colors, k]))
+    """Deal k of the benchmark's seeded write-up deals (the census's deal generator)."""
+    case = {"seed": 2026, "colors": n_colors, "capacity": 4, "deal": k, "empty": n_empty}
+    return census.deal_level(case)
 
 
 def main() -> int:
@@ -44,16 +43,15 @@ def main() -> int:
     n12, n8, n22 = (10, 3, 3) if args.quick else (100, 10, 20)
     rows = []
 
-    path = shared_dir(*CORPUS)
-    corpus = None if path is None else load_corpus(path)
+    corpus = data.load_corpus()
     if corpus is None:
         print("../shared is absent: skipping the corpus part")
     else:
         table = []
-        for entry, level in corpus:
-            sol, cpu, wall = timed(level, "optimal")
-            ok = (sol.length if sol.solved else None) == entry["optimal_pours"]
-            table.append((entry["name"], level.n_colors, ok, cpu, wall))
+        for entry in corpus.itertuples():
+            sol, cpu, wall = timed(entry.level, "optimal")
+            published = None if pd.isna(entry.optimal_pours) else entry.optimal_pours
+            table.append((entry.name, entry.colors, sol.length == published, cpu, wall))
         df = pd.DataFrame(table, columns=["level", "colors", "ok", "cpu", "wall"])
         big = df[df.colors >= 12]
         print(f"corpus: {df.ok.sum()}/{len(df)} optima matched")
@@ -83,11 +81,11 @@ def main() -> int:
             writeup_wall + wb,
         )
         worst12 = max(worst12, ca)
-        assert a.solved and is_solution(level, a.pours)
+        assert a.solved and a.verify()
         if not b.solved:
             writeup_failed += 1
             continue
-        assert is_solution(level, b.pours)
+        assert b.verify()
         longer += a.length > b.length
         shorter += a.length < b.length
         equal += a.length == b.length
@@ -144,7 +142,7 @@ def main() -> int:
     for k in range(n22):
         level = deal(22, k)
         sol, c, w = timed(level, "greedy")
-        assert not sol.solved or is_solution(level, sol.pours)
+        assert sol.verify()
         verdicts[sol.verdict] = verdicts.get(sol.verdict, 0) + 1
         worst_cpu, worst_wall = max(worst_cpu, c), max(worst_wall, w)
     rows.append(

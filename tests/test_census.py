@@ -16,7 +16,7 @@ from puzzlelab.errors import PuzzleError
 from puzzlelab.nonogram import census as nonogram
 from puzzlelab.sliding import census as sliding
 from puzzlelab.watersort import census as watersort
-from puzzlelab.watersort.solvers import solve
+from puzzlelab.watersort.solve import solve
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
@@ -122,8 +122,8 @@ def test_nonogram_uniqueness_matches_brute_force_on_3x3():
 
 
 def test_nonogram_pictures_come_from_the_case_not_the_budget():
-    a = nonogram.cases([(6, 7)], (0.4,), 2, max_nodes=10)
-    b = nonogram.cases([(6, 7)], (0.4,), 2, max_nodes=None)
+    a = nonogram.cases([(6, 7)], (0.4,), 2, max_expanded=10)
+    b = nonogram.cases([(6, 7)], (0.4,), 2, max_expanded=None)
     assert np.array_equal(nonogram.picture(a[1]), nonogram.picture(b[1]))
     assert nonogram.picture(a[1]).shape == (6, 7)
     assert not np.array_equal(nonogram.picture(a[0]), nonogram.picture(a[1]))

@@ -1,4 +1,4 @@
-"""Fuzz the nonogram entry points (issue 10): only a PuzzleError or a correct result comes back.
+"""Fuzz the nonogram entry points: only a PuzzleError or a correct result comes back.
 
 Random text and bytes to the readers, random clues (NaN, inf, negative, huge, floats,
 strings) to `Puzzle`, random small grids to `solve` with a budget, and garbage to
@@ -7,31 +7,35 @@ strings) to `Puzzle`, random small grids to `solve` with a budget, and garbage t
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 
 import numpy as np
-from conftest import fuzz_call
-from hypothesis import HealthCheck, given, settings
+from conftest import examples, fuzz_call
+from hypothesis import given
 from hypothesis import strategies as st
 
 from puzzlelab.errors import PuzzleError
 from puzzlelab.nonogram import (
     Puzzle,
+    count_arrangements,
     from_grid,
     is_solution,
     line_clue,
     line_solve,
+    line_solve_enumerate,
+    line_solve_reference,
     parse_nin,
     parse_non,
     parse_writeup_csv,
     read_puzzle,
     solve,
+    solve_writeup,
     write_non,
 )
 
 call = fuzz_call()
-FAST = settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
 
 numbers = st.one_of(
     st.integers(-3, 12),
@@ -47,7 +51,7 @@ text = st.lists(
 ).map("".join)
 
 
-@FAST
+@examples(150)
 @given(text)
 def test_parsers_give_a_puzzle_or_a_puzzle_error(t):
     for parse in (parse_non, parse_nin, parse_writeup_csv):
@@ -55,7 +59,7 @@ def test_parsers_give_a_puzzle_or_a_puzzle_error(t):
         assert p is None or (p.height >= 1 and p.width >= 1)
 
 
-@settings(max_examples=60, deadline=2000)
+@examples(60)
 @given(st.binary(max_size=120), st.sampled_from([".non", ".nin", ".csv", ".txt"]))
 def test_read_puzzle_on_random_bytes(tmp_path_factory, data, suffix):
     path = tmp_path_factory.mktemp("fuzz") / f"p{suffix}"
@@ -75,7 +79,7 @@ def test_non_utf8_and_missing_files(tmp_path):
             raise AssertionError("no error")
 
 
-@FAST
+@examples(150)
 @given(st.lists(clue, min_size=0, max_size=4), st.lists(clue, min_size=0, max_size=4))
 def test_puzzle_from_random_clues(rows, cols):
     p = call(Puzzle, rows, cols)
@@ -119,7 +123,7 @@ small = st.integers(1, 4).flatmap(
 )
 
 
-@FAST
+@examples(150)
 @given(small, st.booleans(), st.sampled_from(["auto", "sat", "search"]))
 def test_small_solves_are_correct(grid, swap, method):
     p = from_grid(grid)
@@ -130,15 +134,16 @@ def test_small_solves_are_correct(grid, swap, method):
     assert all(is_solution(p, s) for s in res.solutions)
 
 
-@FAST
+@examples(150)
 @given(small, st.one_of(st.none(), st.integers(0, 3)), st.sampled_from([None, 0, 0.01]))
 def test_budgets_end_in_a_verdict(grid, nodes, seconds):
-    res = solve(from_grid(grid), max_nodes=nodes, max_seconds=seconds, progress=False)
+    res = solve(from_grid(grid), max_expanded=nodes, max_seconds=seconds, progress=False)
     assert res.verdict in ("unique", "multiple", "limit")
-    assert (res.length is None) == (res.verdict == "limit")
+    assert res.length is None and res.verify()  # deductions are not moves
+    assert (res.solutions == []) == (res.verdict == "limit")
 
 
-@FAST
+@examples(150)
 @given(
     st.one_of(
         st.none(),
@@ -154,14 +159,14 @@ def test_is_solution_never_raises(grid):
     assert is_solution("not a puzzle", grid) is False
 
 
-@FAST
-@given(numbers, st.sampled_from(["max_nodes", "max_seconds", "max_solutions", "method"]))
+@examples(150)
+@given(numbers, st.sampled_from(["max_expanded", "max_seconds", "max_solutions", "method"]))
 def test_solve_parameters(value, name):
     res = call(solve, Puzzle([[1], [1]], [[1], [1]]), progress=False, **{name: value})
     assert res is None or res.verdict in ("multiple", "feasible", "limit")
 
 
-@FAST
+@examples(150)
 @given(clue, st.lists(st.sampled_from([-1, 0, 1, 2]), max_size=8))
 def test_line_solve_random_input(c, cells):
     try:
@@ -171,7 +176,7 @@ def test_line_solve_random_input(c, cells):
     assert out is None or (len(out) == len(cells) and set(out.tolist()) <= {-1, 0, 1})
 
 
-@settings(max_examples=40, deadline=2000)
+@examples(40)
 @given(st.text(max_size=20))
 def test_write_non_output_reads_back(tmp_path_factory, title):
     path = tmp_path_factory.mktemp("w") / "t.non"
@@ -183,3 +188,139 @@ def test_write_non_output_reads_back(tmp_path_factory, title):
         return
     back = read_puzzle(path)
     assert back == p and back.title == (title or "t")
+
+
+# ------------------------------------------------------- every export on odd input
+
+ODD_ARGS = [
+    (),
+    (None,),
+    ("x",),
+    (1.5,),
+    (object(),),
+    ([[1], [1, 2]],),  # ragged
+    (None, None),
+    ((1,), "x"),
+    ((1,), -1),
+    (("a",), 3),
+    ([1.5], 3),
+    (Puzzle([[1]], [[1]]), "junk"),
+    (Puzzle([[1]], [[1]]), [[1, 1], [1]]),
+    (Puzzle([[1]], [[1]]), None, "x"),
+    ([[True]], 5),
+]
+RECORDS = ("NonogramResult", "Deduction")  # result records the solvers build, not entry points
+
+
+def test_every_export_gives_a_result_or_a_puzzle_error(tmp_path, monkeypatch):
+    import puzzlelab.nonogram as nonogram
+
+    monkeypatch.chdir(tmp_path)  # write_non("x", ...) must not litter the checkout
+    names = [n for n in nonogram.__all__ if callable(getattr(nonogram, n)) and n not in RECORDS]
+    names = [n for n in names if n != "Clue"]  # a type alias (tuple[int, ...]), not a function
+    assert {"count_arrangements", "read_puzzle", "parse_non", "from_grid", "solve"} <= set(names)
+    tried = 0
+    for name in names:
+        fn = getattr(nonogram, name)
+        for args in ODD_ARGS:
+            try:  # wrong types and values, not a wrong number of arguments
+                inspect.signature(fn).bind(*args)
+            except TypeError:
+                continue
+            call(fn, *args)
+            tried += 1
+    assert tried > 3 * len(names)
+
+
+def test_named_odd_inputs_are_puzzle_errors():
+    for fn, args in [
+        (count_arrangements, ("x", 3)),
+        (count_arrangements, ((1,), None)),
+        (read_puzzle, (None,)),
+        (parse_non, (None,)),
+        (parse_nin, (b"1 1",)),
+        (parse_writeup_csv, (3,)),
+        (from_grid, ([[1, 0], [1]],)),
+        (from_grid, ([["#", "."]],)),
+        (line_clue, (None,)),
+        (line_solve, ((1,), [0, 0], 5)),
+    ]:
+        try:
+            fn(*args)
+        except PuzzleError:
+            continue
+        raise AssertionError(f"{fn.__name__}{args!r} gave no PuzzleError")
+
+
+def test_from_grid_reads_text_cells_as_digits():
+    p = from_grid([["0", "1"], ["1", "0"]])
+    assert p.rows == ((1,), (1,)) and p.cols == ((1,), (1,))  # not four filled cells
+    assert from_grid(np.array([[1, -1], [-1, 1]])) == from_grid([[1, 0], [0, 1]])
+    assert from_grid([[1.0, 0.0]]).rows == ((1,),)
+
+
+def test_huge_lines_are_refused_before_allocating():
+    from puzzlelab.errors import TooLargeError
+
+    for solver in (line_solve, line_solve_reference):
+        try:
+            solver([1] * 2000, n=5_000_000)
+        except TooLargeError as exc:
+            assert "GiB" in str(exc)
+        else:
+            raise AssertionError(f"{solver.__name__} accepted a 10^10-cell table")
+
+
+def test_line_solvers_agree_on_a_line_too_short():
+    for n in (0, 1):
+        assert line_solve((2,), n=n) is None
+        assert line_solve_reference((2,), n=n) is None
+        assert line_solve_enumerate((2,), n=n) is None
+    assert line_solve_enumerate((), n=0).tolist() == line_solve((), n=0).tolist() == []
+
+
+def test_write_non_into_a_folder_or_a_read_only_folder(tmp_path, monkeypatch):
+    import puzzlelab.paths
+
+    p = Puzzle([[1]], [[1]])
+    (tmp_path / "dir.non").mkdir()
+    for target in (tmp_path, tmp_path / "dir.non"):
+        try:
+            write_non(p, target)
+        except PuzzleError as exc:
+            assert "folder" in str(exc)
+        else:
+            raise AssertionError("wrote over a folder")
+
+    def refuse(target, text):  # what a read-only folder does (even to root on some mounts)
+        raise PermissionError(13, "Permission denied", str(target))
+
+    monkeypatch.setattr(puzzlelab.paths, "atomic_write_text", refuse)
+    try:
+        write_non(p, tmp_path / "p.non")
+    except PuzzleError as exc:
+        assert "cannot write" in str(exc) and "Permission denied" in str(exc)
+    else:
+        raise AssertionError("no PuzzleError from a folder that refuses writes")
+
+
+@examples(150)
+@given(small, st.booleans())
+def test_writeup_unsolvable_is_a_proof(grid, swap):
+    p = from_grid(grid)
+    if swap and p.height > 1:
+        p = Puzzle((p.rows[-1], *p.rows[1:-1], p.rows[0]), p.cols)
+    res = solve_writeup(p)
+    truth = brute_verdict(p)
+    if res.verdict == "unsolvable":
+        assert truth == "unsolvable"
+    if res.verdict == "feasible":
+        assert truth != "unsolvable" and res.verify()
+
+
+def test_writeup_gives_up_instead_of_a_false_unsolvable():
+    p = Puzzle([(1, 2), (3,), (1,)], [(), (1,), (1,), (2,), (2,), (1,)])
+    assert brute_verdict(p) == "multiple"
+    res = solve_writeup(p)
+    assert res.verdict == "limit" and res.outcome == "gave_up" and "proves nothing" in res.note
+    assert res.verify() and res.solutions == []

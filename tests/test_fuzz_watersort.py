@@ -6,13 +6,15 @@ IndexError, KeyError, UnicodeDecodeError, hang or wrong answer), within a per-ca
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
-from conftest import fuzz_call
-from hypothesis import HealthCheck, given, settings
+from conftest import examples, fuzz_call
+from hypothesis import given
 from hypothesis import strategies as st
 
+from puzzlelab import watersort
 from puzzlelab.results import STATS_KEYS, VERDICTS
 from puzzlelab.watersort import (
     METHODS,
@@ -26,7 +28,7 @@ from puzzlelab.watersort import (
 from puzzlelab.watersort.generate import random_deal, reverse_play, sorted_level
 
 DEADLINE = 10.0  # seconds per call: generous on a loaded machine, far below a hang
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = examples(60)
 
 numbers = st.one_of(
     st.integers(-(10**20), 10**20),
@@ -102,13 +104,13 @@ def test_make_random_tubes_and_capacities(tube_list, capacity):
 @given(st.integers(0, 3), pours)
 def test_pours_against_is_solution_and_play(seed, moves):
     """is_solution is a bool for any pours; play raises only PuzzleErrors."""
-    level = reverse_play(3, 6, seed=seed)
+    level = reverse_play(3, 6, rng=seed)
     assert call(is_solution, level, moves) in (True, False)  # never raises, within DEADLINE
     states = call(level.play, moves)
     assert states is None or states[0] == level
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(25)
 @given(
     st.integers(1, 7),
     st.integers(0, 2),
@@ -118,7 +120,7 @@ def test_pours_against_is_solution_and_play(seed, moves):
 )
 def test_solve_with_small_budgets(n_colors, n_empty, seed, method, max_expanded):
     """Every method on random deals, with odd or small budgets: a correct result or PuzzleError."""
-    level = random_deal(n_colors, n_empty, 4, seed=seed)
+    level = random_deal(n_colors, n_empty, 4, rng=seed)
     sol = call(solve, level, method, max_expanded=max_expanded, max_seconds=1.0)
     if sol is not None:
         check_solution(level, sol)
@@ -144,7 +146,7 @@ def test_solve_refuses_odd_arguments(max_expanded, max_seconds, method):
     assert call(solve, "AB BA -") is None  # not a Level
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(30)
 @given(st.binary(max_size=60) | st.text(max_size=60).map(str.encode))
 def test_level_files_with_random_bytes(tmp_path_factory, raw):
     """Random bytes as a level file: levels or a PuzzleError (binary, non-UTF-8, bad JSON...)."""
@@ -153,3 +155,41 @@ def test_level_files_with_random_bytes(tmp_path_factory, raw):
     got = call(load_levels, path)
     for level in got or []:
         check_level(level)
+
+
+# ---- every exported name ----------------------------------------------------------------------
+SCREENSHOT = {"Reading", "read_screenshot", "draw_reading"}  # fuzzed in test_fuzz_screenshot.py
+TYPES = {"Color", "Pour", "Tube"}  # type names, not functions
+EXPORTED = sorted(
+    name
+    for name in watersort.__all__
+    if name not in SCREENSHOT | TYPES and callable(getattr(watersort, name))
+)
+odd = st.sampled_from(
+    [None, 0, 1, 3, -1, 2.5, math.nan, 10**30, True, "", "x", "AB BA -", b"AB", [], [[1]],
+     [["A", "A"], 5], {"capacity": 2}, {"a": [[[]]]}, np.array([[1, 2]]), object(),
+     Level.parse("AB BA -", capacity=2), ((0, 1),)]
+)  # fmt: skip
+
+
+def arguments(fn, values: list) -> tuple[list, dict]:
+    """`values` spread over the arguments `fn` requires (positional, then keyword-only)."""
+    params = [p for p in inspect.signature(fn).parameters.values() if p.default is p.empty]
+    positional = [p for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+    keywords = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    values = values * 2
+    return values[: len(positional)], dict(zip(keywords, values[len(positional) :], strict=False))
+
+
+def test_every_exported_name_is_fuzzed():
+    """The list comes from __all__, so a new export is fuzzed without anyone remembering to."""
+    assert {"lower_bound", "solve", "load_levels", "Level", "same_up_to_renaming"} <= set(EXPORTED)
+
+
+@examples(200)
+@given(st.sampled_from(EXPORTED), st.lists(odd, min_size=3, max_size=3))
+def test_exported_names_on_odd_input(name, values):
+    """Each exported name on wrong types or mismatched inputs: a result or a PuzzleError."""
+    fn = getattr(watersort, name)
+    args, kwargs = arguments(fn, values)
+    call(fn, *args, **kwargs)

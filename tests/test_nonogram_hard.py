@@ -1,4 +1,4 @@
-"""Hard nonograms (issue 12): verdicts checked by means independent of the solver.
+"""Hard nonograms: verdicts checked by means independent of the solver.
 
 Two independent checks, neither using our line solver nor our CNF encoding:
 * brute force over every grid of small boards (counting grids with the clues, up to 2);
@@ -18,7 +18,8 @@ from pysat.card import CardEnc
 from pysat.solvers import Solver
 
 from puzzlelab.nonogram import Puzzle, from_grid, is_solution, line_clue, solve
-from puzzlelab.nonogram.study import load_corpus, random_puzzle, swapped_puzzle
+from puzzlelab.nonogram.census import random_puzzle, swapped_puzzle
+from puzzlelab.nonogram.data import load_corpus
 
 VERDICT = {0: "unsolvable", 1: "unique", 2: "multiple"}
 
@@ -132,7 +133,7 @@ def test_webpbn_hard_classes():
     require_shared("corpora", "nonogram", "webpbn-hard", "expected.tsv")
     entries = load_corpus("webpbn-hard")
     assert len(entries) == 4
-    for e in entries:
+    for e in entries.itertuples():
         res = solve(e.puzzle, progress=False)
         assert res.kind == e.expected, e.file
         assert np.array_equal(res.solution, e.puzzle.goal), e.file
@@ -142,9 +143,9 @@ def test_sat_limit_keeps_the_proven_cells():
     p = random_puzzle(30, 0.45, 7)
     full = solve(p, progress=False)
     # Glucose checks its conflict budget between restarts: it stops soon after, not at once
-    res = solve(p, method="sat", probing=False, max_nodes=1, progress=False)
+    res = solve(p, method="sat", probing=False, max_expanded=1, progress=False)
     assert res.verdict == "limit" and len(res.solutions) < 2
-    assert solve(p, method="sat", max_nodes=0, progress=False).expanded == 0
+    assert solve(p, method="sat", max_expanded=0, progress=False).expanded == 0
     known = res.grid != 0
     if full.verdict == "unique":
         assert np.array_equal(res.grid[known] == 1, full.solution[known])

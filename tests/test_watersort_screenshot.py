@@ -144,7 +144,7 @@ def _render(level: Level, dpi: int) -> np.ndarray:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from puzzlelab.watersort.render import draw_board, figure_size
+    from puzzlelab.watersort.plots import draw_board, figure_size
 
     fig, ax = plt.subplots(figsize=figure_size(level), dpi=dpi)
     draw_board(level, ax)
@@ -190,7 +190,7 @@ def test_lab_boards_read_exactly_after_degradation(
     """A board drawn by watersort.render, rescaled, blurred, noisy and JPEG'd, reads exactly."""
     from puzzlelab.watersort.generate import random_deal
 
-    level = random_deal(n_colors, 2, 4, seed=seed)
+    level = random_deal(n_colors, 2, 4, rng=seed)
     drawn = _render(level, dpi)
     scale = max(scale, 320 / drawn.shape[0])  # below ~300 px tall small boards can fail
     image = _degrade(drawn, scale, blur, noise, quality, seed)

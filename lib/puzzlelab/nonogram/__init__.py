@@ -1,9 +1,11 @@
-"""Nonograms: puzzles and file formats, line solvers, propagation / probing / search, pictures.
+"""Nonograms: puzzles and file formats, line solvers, propagation / probing / SAT, pictures.
 
-`solve(puzzle)` gives a `NonogramResult` on the lab's result protocol: a verdict (unique /
-multiple / unsolvable / limit), whether line logic alone sufficed, the solutions, the states
-of the solve and statistics; `solve_writeup` is the write-up's enumeration
-method, kept as the baseline.
+The study's rooms: `puzzle` (the model: clues, formats, `is_solution`), `line` (the DP line
+solver), `solve` (`solve(puzzle) -> NonogramResult`: verdict unique / multiple / unsolvable
+/ limit, the solutions, one state per deduction step), `sat` (the residual as CNF),
+`writeup` (the write-up's enumeration method, the same `NonogramResult`), `plots` (every
+figure, and the step drawer behind `plotting.animate` / `widgets.stepper`), `data`
+(corpora and published constants) and `census` (every "over many puzzles" question).
 """
 
 from .line import (
@@ -19,6 +21,7 @@ from .puzzle import (
     UNKNOWN,
     Clue,
     Puzzle,
+    as_picture,
     format_non,
     format_writeup_csv,
     from_grid,
@@ -32,16 +35,8 @@ from .puzzle import (
     validate,
     write_non,
 )
-from .solver import (
-    Deduction,
-    NonogramResult,
-    Step,
-    is_line_solvable,
-    propagate,
-    solve,
-    solve_steps,
-)
-from .writeup import WriteupResult, solve_writeup, total_arrangements
+from .solve import Deduction, NonogramResult, is_line_solvable, propagate, solve
+from .writeup import solve_writeup, total_arrangements
 
 __all__ = [
     "EMPTY",
@@ -51,9 +46,8 @@ __all__ = [
     "Deduction",
     "Puzzle",
     "NonogramResult",
-    "Step",
-    "WriteupResult",
     "arrangements",
+    "as_picture",
     "count_arrangements",
     "format_non",
     "format_writeup_csv",
@@ -71,7 +65,6 @@ __all__ = [
     "propagate",
     "read_puzzle",
     "solve",
-    "solve_steps",
     "solve_writeup",
     "total_arrangements",
     "validate",

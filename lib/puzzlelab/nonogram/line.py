@@ -19,6 +19,7 @@ arrangement consistent with the known cells is accounted for, so the solver is c
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
@@ -32,9 +33,19 @@ from .puzzle import EMPTY, FILLED, UNKNOWN, Clue, _normalise_clue, min_length
 Line = np.ndarray  # int8 cells: FILLED = 1, EMPTY = -1, UNKNOWN = 0
 
 
+MAX_DP_CELLS = 2 * 10**8  # (n + 1) x (k + 1) cells per DP table: 200 MB each, seconds of work
+MAX_REFERENCE_CELLS = 10**7  # the same for the pure-Python reference (seconds, not hours)
+
+
+def _line_length(n: object) -> int:
+    """A line length: a whole number >= 0."""
+    return integer(n, "n", minimum=0)
+
+
 def count_arrangements(clue: Clue, n: int) -> int:
     """How many ways the blocks of `clue` fit in a line of n cells: C(free + k, k)."""
-    free = n - min_length(clue)
+    clue = _normalise_clue(clue, "clue")
+    free = _line_length(n) - min_length(clue)
     if free < 0:
         return 0
     return math.comb(free + len(clue), len(clue))
@@ -42,6 +53,8 @@ def count_arrangements(clue: Clue, n: int) -> int:
 
 def arrangements(clue: Clue, n: int) -> Iterator[np.ndarray]:
     """Every arrangement of the clue's blocks in n cells, as int8 lines of FILLED/EMPTY."""
+    clue = _normalise_clue(clue, "clue")
+    n = _line_length(n)
     k = len(clue)
     free = n - min_length(clue)
     if free < 0:
@@ -75,7 +88,30 @@ def _as_line(line: Sequence | np.ndarray | None, n: int | None) -> np.ndarray:
         or np.any((arr != FILLED) & (arr != EMPTY) & (arr != UNKNOWN))
     ):
         raise InvalidPuzzleError(f"a line must be 1-D with cells in {{1, -1, 0}}, got {line!r}")
+    if n is not None and integer(n, "n", minimum=0) != len(arr):
+        raise InvalidPuzzleError(f"the line has {len(arr)} cells but n = {n}; give one of them")
     return arr.astype(np.int8)
+
+
+def _memory_bytes() -> int | None:
+    """The machine's physical memory in bytes (None when the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _check_work(clue: Clue, n: int, bytes_per_cell: int, max_cells: int = MAX_DP_CELLS) -> None:
+    """Refuse, before allocating, a line whose DP tables the machine cannot hold (or finish)."""
+    cells = (n + 1) * (len(clue) + 1)
+    need = cells * bytes_per_cell
+    memory = _memory_bytes()
+    if cells > max_cells or (memory is not None and need > memory // 4):
+        raise TooLargeError(
+            f"a line of {n:,} cells with {len(clue):,} blocks needs DP tables of {cells:,} "
+            f"cells ({need / 2**30:.1f} GiB); the limit is {max_cells:,} cells and a "
+            "quarter of this machine's memory: use a shorter line or fewer blocks"
+        )
 
 
 def line_solve_enumerate(
@@ -84,6 +120,7 @@ def line_solve_enumerate(
     """The write-up's line logic: cells common to every arrangement that fits (None = none fit)."""
     cells = _as_line(line, n)
     clue = _normalise_clue(clue, "clue")
+    limit = integer(limit, "limit", minimum=0)
     total = count_arrangements(clue, len(cells))
     if total > limit:
         raise TooLargeError(
@@ -92,11 +129,13 @@ def line_solve_enumerate(
     known = cells != UNKNOWN
     can_fill = np.zeros(len(cells), dtype=bool)
     can_empty = np.zeros(len(cells), dtype=bool)
+    fits = False
     for arr in arrangements(tuple(clue), len(cells)):
         if np.array_equal(arr[known], cells[known]):
+            fits = True
             can_fill |= arr == FILLED
             can_empty |= arr == EMPTY
-    if not (can_fill | can_empty).all():
+    if not fits:  # also a line of 0 cells that cannot hold the clue
         return None
     return _combine(can_fill, can_empty)
 
@@ -113,8 +152,10 @@ def line_solve_reference(
     clue: Clue, line: Sequence | np.ndarray | None = None, n: int | None = None
 ) -> np.ndarray | None:
     """The complete line solver by DP in plain Python (None when no arrangement fits)."""
-    cells = [int(v) for v in _as_line(line, n)]
+    arr = _as_line(line, n)
     clue = _normalise_clue(clue, "clue")
+    _check_work(clue, len(arr), bytes_per_cell=16, max_cells=MAX_REFERENCE_CELLS)
+    cells = [int(v) for v in arr]
     n, k = len(cells), len(clue)
     can_e = [c != FILLED for c in cells]
     empties = [0]
@@ -258,6 +299,7 @@ def line_solve(
     clue = _normalise_clue(clue, "clue")
     if min_length(clue) > len(cells):
         return None
+    _check_work(clue, len(cells), bytes_per_cell=2)
     c = np.asarray(clue, dtype=np.int64).reshape(-1)
     size = (len(cells) + 1, len(c) + 1)
     out = np.zeros(len(cells), dtype=np.int8)

@@ -19,6 +19,7 @@ import numbers
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 
 import numpy as np
@@ -34,11 +35,14 @@ FILLED, EMPTY, UNKNOWN = 1, -1, 0
 
 def min_length(clue: Clue) -> int:
     """The fewest cells a line with this clue can have (blocks plus one gap between each)."""
+    clue = _normalise_clue(clue, "clue")
     return sum(clue) + max(len(clue) - 1, 0)
 
 
 def line_clue(line: Iterable) -> Clue:
     """The clue of a filled line: the lengths of its runs of filled cells."""
+    if isinstance(line, (str, bytes)) or not isinstance(line, Iterable):
+        raise InvalidPuzzleError(f"line_clue expects a line of cells, got {line!r}")
     clue, run = [], 0
     for cell in line:
         if cell and cell != EMPTY:
@@ -104,6 +108,8 @@ class Puzzle:
         cols = tuple(_normalise_clue(c, f"column {j + 1}") for j, c in enumerate(cols))
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
+        if not isinstance(self.meta, dict):
+            raise InvalidPuzzleError(f"meta must be a dict of text, got {type(self.meta).__name__}")
         if not _one_line(self.title):
             raise InvalidPuzzleError(
                 f"title must be one line of text without control characters, got {self.title!r}"
@@ -155,6 +161,8 @@ class Puzzle:
 
 def validate(puzzle: Puzzle) -> None:
     """Raise InvalidPuzzleError naming the line when the clues cannot describe any grid."""
+    if not isinstance(puzzle, Puzzle):
+        raise InvalidPuzzleError(f"expected a nonogram Puzzle, got {type(puzzle).__name__}")
     if not puzzle.rows or not puzzle.cols:
         raise InvalidPuzzleError(
             f"empty puzzle: {len(puzzle.rows)} row clues and {len(puzzle.cols)} column clues; "
@@ -178,11 +186,43 @@ def validate(puzzle: Puzzle) -> None:
         )
 
 
-def from_grid(grid: Sequence | np.ndarray, title: str = "") -> Puzzle:
-    """The puzzle whose clues describe a picture (any truthy cell is filled)."""
-    g = np.asarray(grid).astype(bool)
+def as_picture(grid: object) -> np.ndarray:
+    """A picture as a boolean grid: booleans, 0/1, FILLED/EMPTY (1/-1) or '0'/'1' strings.
+
+    Anything else (ragged rows, other numbers, other text, objects) is refused with an
+    `InvalidPuzzleError`, never guessed at: '0' is a non-empty string, but an empty cell.
+    """
+    if isinstance(grid, (str, bytes)):
+        raise InvalidPuzzleError(f"a picture must be a 2-D grid of 0/1, not the text {grid!r}")
+    try:
+        g = np.asarray(grid)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InvalidPuzzleError(f"a picture must be a rectangular 2-D grid of 0/1: {exc}") from exc
     if g.ndim != 2 or g.size == 0:
-        raise InvalidPuzzleError(f"from_grid expects a non-empty 2-D grid, got shape {g.shape}")
+        raise InvalidPuzzleError(f"a picture must be a non-empty 2-D grid, got shape {g.shape}")
+    if g.dtype.kind == "b":
+        return g.copy()
+    if g.dtype.kind in "US":
+        text = g.astype(str)
+        if not np.isin(text, ("0", "1")).all():
+            bad = str(text[~np.isin(text, ("0", "1"))][0])
+            raise InvalidPuzzleError(f"picture cell {bad!r}: text cells must be '0' or '1'")
+        return text == "1"
+    if g.dtype.kind in "iuf":
+        if np.isin(g, (0, 1)).all():
+            return g == 1
+        if np.isin(g, (EMPTY, FILLED)).all():
+            return g == FILLED
+        raise InvalidPuzzleError(
+            "picture cells must be 0/1 (or FILLED/EMPTY = 1/-1), "
+            f"got values {sorted(set(np.unique(g).tolist()))[:5]}"
+        )
+    raise InvalidPuzzleError(f"a picture must hold 0/1 cells, not {g.dtype} values")
+
+
+def from_grid(grid: Sequence | np.ndarray, title: str = "") -> Puzzle:
+    """The puzzle whose clues describe a picture (see `as_picture` for the cells accepted)."""
+    g = as_picture(grid)
     return Puzzle(
         tuple(line_clue(r) for r in g), tuple(line_clue(c) for c in g.T), title=title, goal=g
     )
@@ -229,6 +269,13 @@ def is_solution(puzzle: Puzzle, grid: object) -> bool:
 _NUMBERS = re.compile(r"[\s,;]+")
 
 
+def _text(text: object, what: str) -> str:
+    """Refuse anything but a string as the text of a puzzle file."""
+    if not isinstance(text, str):
+        raise ParseError(f"{what} expects the file's text as a string, got {type(text).__name__}")
+    return text
+
+
 def _numbers(text: str, where: str) -> list[int]:
     """The integers on one line (separated by spaces, commas or semicolons)."""
     fields = [f for f in _NUMBERS.split(text.strip().strip('"')) if f and f.upper() != "NA"]
@@ -240,7 +287,7 @@ def _numbers(text: str, where: str) -> list[int]:
 
 def parse_writeup_csv(text: str, title: str = "") -> Puzzle:
     """Read the write-up's CSV: n, n row clue lines, m, m column clue lines."""
-    lines = [ln for ln in text.splitlines() if ln.strip().strip(",")]
+    lines = [ln for ln in _text(text, "parse_writeup_csv").splitlines() if ln.strip().strip(",")]
     if not lines:
         raise ParseError("empty CSV: expected the row count on line 1")
 
@@ -269,6 +316,7 @@ def parse_writeup_csv(text: str, title: str = "") -> Puzzle:
 
 def format_writeup_csv(puzzle: Puzzle) -> str:
     """The write-up's CSV layout (one number or space-separated clue per line)."""
+    validate(puzzle)
     out = [str(puzzle.height)]
     out += [" ".join(map(str, c)) or "0" for c in puzzle.rows]
     out += [str(puzzle.width)]
@@ -286,7 +334,7 @@ def _unquote(value: str) -> str:
 
 def parse_non(text: str, title: str = "") -> Puzzle:
     """Read a `.non` puzzle (width/height before rows/columns/goal; other keys kept as meta)."""
-    lines = text.splitlines()
+    lines = _text(text, "parse_non").splitlines()
     meta: dict[str, str] = {}
     width = height = None
     rows = cols = None
@@ -353,6 +401,7 @@ def parse_non(text: str, title: str = "") -> Puzzle:
 
 def format_non(puzzle: Puzzle) -> str:
     """The puzzle as `.non` text (title and goal included when known)."""
+    validate(puzzle)
     out = []
     for key in ("catalogue", "title", "by", "copyright", "license"):
         value = puzzle.title if key == "title" and puzzle.title else puzzle.meta.get(key)
@@ -393,7 +442,11 @@ def write_non(puzzle: Puzzle, path: str | Path, overwrite: bool = False) -> Path
     from ..paths import atomic_write_text
 
     text = format_non(puzzle)
+    if not isinstance(path, (str, PathLike)) or not str(path):
+        raise PuzzleError(f"write_non needs a file path, got {path!r}")
     target = Path(path)
+    if target.is_dir():
+        raise PuzzleError(f"{target} is a folder; give a file name such as {target / 'p.non'}")
     if target.exists() and not overwrite:
         try:
             same = target.read_text(encoding="utf-8") == text
@@ -401,7 +454,12 @@ def write_non(puzzle: Puzzle, path: str | Path, overwrite: bool = False) -> Path
             same = False
         if not same:
             raise PuzzleError(f"{target} exists with other content; pass overwrite=True")
-    return atomic_write_text(target, text)
+    try:
+        return atomic_write_text(target, text)
+    except OSError as exc:
+        raise PuzzleError(
+            f"cannot write {target}: {exc.strerror or exc}; choose a folder you can write to"
+        ) from exc
 
 
 def parse_nin(text: str, title: str = "") -> Puzzle:
@@ -411,7 +469,7 @@ def parse_nin(text: str, title: str = "") -> Puzzle:
     empty clue, never skipped. Blank lines before the header and anything after the W + H
     clue lines (data142 repeats its block) are ignored.
     """
-    lines = text.splitlines()
+    lines = _text(text, "parse_nin").splitlines()
     start = next((k for k, ln in enumerate(lines) if ln.strip()), None)
     if start is None:
         raise ParseError(".nin: empty file; expected 'width height' on line 1")
@@ -450,6 +508,8 @@ def read_puzzle(path: str | Path) -> Puzzle:
     InvalidPuzzleError
         Clues that describe no grid, or a goal that contradicts them.
     """
+    if not isinstance(path, (str, PathLike)) or not str(path):
+        raise ParseError(f"read_puzzle needs a file path, got {path!r}")
     path = Path(path)
     readers = {".non": parse_non, ".nin": parse_nin, ".csv": parse_writeup_csv}
     if path.suffix.lower() not in readers:

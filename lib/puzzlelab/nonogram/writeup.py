@@ -19,79 +19,80 @@ Differences from the R code, on purpose: a contradiction with no pending guess e
 run with outcome "none" (the R code would fail on an undefined variable), a contradiction
 found in the rows is not forgotten by the column loop, and a cap on arrangements stops
 the run with outcome "too_large" where enumeration explodes.
+
+What the outcomes prove: "solved" is checked against every clue (verdict "feasible": the
+method never proves uniqueness). "none" (verdict "unsolvable") is a proof only while every
+cell set so far was deduced, or set empty because filled led to a contradiction. Step 5's
+switch to empty when merely stuck is an assumption, not a deduction: a contradiction after it
+ends the run with outcome "gave_up" (verdict "limit", with a note), since the puzzle may
+still have solutions. "stuck" and "too_large" are "limit" too.
+
+The result is the study's one `NonogramResult` (``method == "writeup"``): `states` are the
+blank grid and the grid after every pass, `moves` one `Deduction` per pass.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..results import Result
+from ..checks import integer
+from ..errors import InvalidPuzzleError
 from .line import arrangements, count_arrangements
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle, is_solution
+from .solve import Deduction, NonogramResult
 
 MAX_ARRANGEMENTS = 2_000_000  # total over all lines; enumeration beyond this is hopeless here
 
-
-VERDICT_OF = {"solved": "feasible", "none": "unsolvable", "stuck": "limit", "too_large": "limit"}
-
-
-@dataclass(kw_only=True)
-class WriteupResult(Result):
-    """The write-up's outcome on the lab's protocol (`puzzlelab.results.Result`).
-
-    `outcome` is the method's own word: solved (verdict "feasible": it never proves
-    uniqueness), none ("unsolvable": a contradiction without a pending guess), stuck or
-    too_large ("limit": it gave up, or enumeration would explode). `states` are the grids
-    (blank, then after each pass when frames are kept), `moves` the pass labels.
-    """
-
-    outcome: str
-    grid: np.ndarray = field(repr=False)  # int8, FILLED / EMPTY / UNKNOWN
-    passes: int = 0
-    guesses: int = 0
-    arrangements: int = 0  # lines' arrangements enumerated at the start
-
-    @property
-    def frames(self) -> list[np.ndarray]:
-        """The grid after each pass (the write-up's pictures): `states` without the blank."""
-        return self.states[1:]
-
-    def details(self) -> dict:
-        """The method's outcome, passes, guesses and arrangements listed."""
-        return {
-            "outcome": self.outcome,
-            "passes": self.passes,
-            "guesses": self.guesses,
-            "arrangements": self.arrangements,
-        }
+VERDICT_OF = {
+    "solved": "feasible",
+    "none": "unsolvable",
+    "stuck": "limit",
+    "gave_up": "limit",
+    "too_large": "limit",
+}
+NOTE_OF = {
+    "solved": "",
+    "none": "a contradiction with no guess pending: no grid fits the clues",
+    "stuck": "the write-up's method stopped without finishing the grid (its one-level guessing "
+    "gave up, or max_passes ran out)",
+    "gave_up": "the write-up's method met a contradiction after switching a guessed cell to "
+    "empty without proof; that proves nothing, so no verdict (solve() decides)",
+    "too_large": "the lines have more arrangements than max_arrangements; the write-up's "
+    "method would list them all",
+}
 
 
-def _result(outcome, grid, passes, guesses, total, t0, frames=None) -> WriteupResult:
-    """Pack the loop's final state into a `WriteupResult`."""
+def _result(outcome, puzzle, grid, passes, guesses, total, t0, frames=None) -> NonogramResult:
+    """Pack the loop's final state into the study's `NonogramResult`."""
     frames = frames or []
     states = [np.zeros_like(grid), *frames] if frames else []
-    return WriteupResult(
+    moves = []
+    for i in range(len(frames)):
+        fixed = int(np.count_nonzero((states[i] == UNKNOWN) & (states[i + 1] != UNKNOWN)))
+        moves.append(Deduction("pass", f"write-up pass {i + 1}", fixed))
+    return NonogramResult(
         method="writeup",
         verdict=VERDICT_OF[outcome],
         outcome=outcome,
+        puzzle=puzzle,
+        solutions=[grid == FILLED] if outcome == "solved" else [],
         grid=grid,
-        passes=passes,
         guesses=guesses,
-        arrangements=total,
         states=states,
-        moves=[f"pass {i + 1}" for i in range(len(frames))],
+        moves=moves,
         expanded=passes,
         generated=total,
         seconds=time.perf_counter() - t0,
-        note="" if outcome in ("solved", "none") else f"the write-up's method ended {outcome}",
+        note=NOTE_OF[outcome],
     )
 
 
 def total_arrangements(puzzle: Puzzle) -> int:
     """The number of line arrangements the write-up enumerates up front."""
+    if not isinstance(puzzle, Puzzle):
+        raise InvalidPuzzleError(f"expected a nonogram Puzzle, got {type(puzzle).__name__}")
     return sum(count_arrangements(c, puzzle.width) for c in puzzle.rows) + sum(
         count_arrangements(c, puzzle.height) for c in puzzle.cols
     )
@@ -123,7 +124,7 @@ def solve_writeup(
     max_arrangements: int = MAX_ARRANGEMENTS,
     max_passes: int = 10_000,
     keep_frames: bool = True,
-) -> WriteupResult:
+) -> NonogramResult:
     """Run the write-up's enumerate-and-eliminate loop with its one-level guessing.
 
     Parameters
@@ -138,18 +139,23 @@ def solve_writeup(
 
     Returns
     -------
-    WriteupResult
-        Verdict feasible / unsolvable / limit and the method's own `outcome`.
+    NonogramResult
+        ``method == "writeup"``; verdict feasible / unsolvable / limit and the method's own
+        word in `outcome` (solved / none / stuck / gave_up / too_large); `states` the grid
+        after each pass when `keep_frames`.
     """
     t0 = time.perf_counter()
     total = total_arrangements(puzzle)
+    max_arrangements = integer(max_arrangements, "max_arrangements", minimum=0)
+    max_passes = integer(max_passes, "max_passes", minimum=1)
     grid = np.zeros(puzzle.shape, dtype=np.int8)
     if total > max_arrangements:
-        return _result("too_large", grid, 0, 0, total, t0)
+        return _result("too_large", puzzle, grid, 0, 0, total, t0)
     row_arr = [np.array(list(arrangements(c, puzzle.width))) for c in puzzle.rows]
     col_arr = [np.array(list(arrangements(c, puzzle.height))) for c in puzzle.cols]
     frames: list[np.ndarray] = []
     saved = None  # (row_arr, col_arr, grid, cell) while a guess is pending
+    assumed = False  # a cell was set empty without proof (step 5 when stuck)
     guesses = 0
     status = "stuck"
     passes = 0
@@ -178,7 +184,7 @@ def solve_writeup(
             frames.append(grid.copy())
         if clash:
             if saved is None:
-                status = "none"
+                status = "gave_up" if assumed else "none"
                 break
             row_arr, col_arr, grid, (ci, cj) = saved
             grid = grid.copy()
@@ -200,10 +206,11 @@ def solve_writeup(
             elif np.sum(grid == UNKNOWN) >= puzzle.width:
                 row_arr, col_arr, grid, (ci, cj) = saved
                 grid = grid.copy()
-                grid[ci, cj] = EMPTY
+                grid[ci, cj] = EMPTY  # an assumption: "filled" was never refuted
                 saved = None
+                assumed = True
             else:
                 break
     if status == "solved" and not is_solution(puzzle, grid):
         status = "stuck"
-    return _result(status, grid, passes, guesses, total, t0, frames)
+    return _result(status, puzzle, grid, passes, guesses, total, t0, frames)

@@ -1,28 +1,25 @@
-"""Water sort: levels, the pour rule, bounds, optimal and baseline solvers, generator, pictures.
+"""Water sort: levels and the pour rule, bounds, optimal and baseline solvers, generator, pictures.
+
+The rooms (the same in every study): `level` (the model and the pour rule), `solve` (every
+method, one `Solution` result), `writeup` (the write-up's A*), `plots` (every figure and the
+step drawer), `data` (level files, published figures), `census` (every many-level question);
+plus `bounds`, `generate` and the screenshot reader (`screenshot`, `colors`).
 
 Quick start::
 
     from puzzlelab.watersort import Level, solve
     level = Level.parse("RGBY YRGB BYRG GBYR - -")
     sol = solve(level)              # optimal A*: sol.verdict, sol.length, sol.moves, sol.states
+    sol.verify()                    # the pours replayed by the pour rule
 """
 
 from .bounds import lower_bound, writeup_estimate
-from .level import (
-    Color,
-    Level,
-    Pour,
-    Tube,
-    is_complete,
-    is_solution,
-    load_levels,
-    n_runs,
-    pour_amount,
-    poured,
-    top_run,
-)
+from .data import load_corpus, load_levels
+from .generate import level_with_optimum, random_deal, reverse_play
+from .level import Color, Level, Pour, Tube, is_solution, same_up_to_renaming
 from .screenshot import Reading, draw_reading, read_screenshot
-from .solvers import METHODS, Solution, WaterSortProblem, optimal_length, solve
+from .solve import METHODS, Solution, WaterSortProblem, optimal_length, solve
+from .writeup import solve_writeup
 
 __all__ = [
     "METHODS",
@@ -34,16 +31,17 @@ __all__ = [
     "Tube",
     "WaterSortProblem",
     "draw_reading",
-    "is_complete",
     "is_solution",
+    "level_with_optimum",
+    "load_corpus",
     "load_levels",
     "lower_bound",
-    "n_runs",
     "optimal_length",
-    "pour_amount",
-    "poured",
+    "random_deal",
     "read_screenshot",
+    "reverse_play",
+    "same_up_to_renaming",
     "solve",
-    "top_run",
+    "solve_writeup",
     "writeup_estimate",
 ]

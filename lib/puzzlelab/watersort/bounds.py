@@ -36,7 +36,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..errors import PuzzleError
 from .level import Level, is_complete, n_runs
+
+
+def _level(level: object, what: str) -> Level:
+    """`level` when it is a Level, else a PuzzleError naming the function."""
+    if not isinstance(level, Level):
+        kind = type(level).__name__
+        raise PuzzleError(f"{what} needs a Level (Level.parse / Level.make), not {kind}")
+    return level
 
 
 def tubes_bound(tubes: Sequence[Sequence], capacity: int) -> int:
@@ -59,6 +68,7 @@ def lower_bound(level: Level) -> int:
     int
         Runs minus the tubes' bottoms each color can use; 0 exactly at sorted positions.
     """
+    level = _level(level, "lower_bound")
     return tubes_bound(level.tubes, level.capacity)
 
 
@@ -82,6 +92,7 @@ def writeup_estimate(level: Level) -> int:
     int
         0 at sorted positions; may exceed the pours still needed.
     """
+    level = _level(level, "writeup_estimate")
     return tubes_estimate(level.tubes, level.capacity)
 
 

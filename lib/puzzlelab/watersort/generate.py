@@ -16,8 +16,9 @@ import numpy as np
 from ..checks import integer
 from ..checks import rng as make_rng
 from ..errors import InvalidPuzzleError, TooLargeError
+from ..results import Budget, as_budget
 from .level import Level, top_run
-from .solvers import solve
+from .solve import solve
 
 MAX_UNITS = 100_000  # units in a generated level (far beyond what any solver here can sort)
 
@@ -45,7 +46,7 @@ def _sizes(n_colors: object, n_empty: object, capacity: object) -> tuple[int, in
 
 
 def random_deal(
-    n_colors: int, n_empty: int = 2, capacity: int = 4, seed: int | np.random.Generator = 0
+    n_colors: int, n_empty: int = 2, capacity: int = 4, rng: int | np.random.Generator = 0
 ) -> Level:
     """The write-up's deal: shuffled units dealt into `n_colors` full tubes, then empties.
 
@@ -53,8 +54,8 @@ def random_deal(
     ----------
     n_colors, n_empty, capacity : int
         Colors (>= 1), empty tubes (>= 0) and units per tube (>= 1).
-    seed : int or numpy.random.Generator
-        The randomness (an int >= 0, or a Generator to draw from).
+    rng : int or numpy.random.Generator
+        The randomness (SPEC 7: an int seed >= 0, or a Generator to draw from).
 
     Returns
     -------
@@ -69,7 +70,7 @@ def random_deal(
     n_colors, n_empty, capacity = _sizes(n_colors, n_empty, capacity)
     names = color_names(n_colors)
     units = np.repeat(np.arange(n_colors), capacity)
-    make_rng(seed, "seed").shuffle(units)
+    make_rng(rng).shuffle(units)
     tubes = [
         tuple(names[u] for u in units[k * capacity : (k + 1) * capacity]) for k in range(n_colors)
     ]
@@ -123,15 +124,26 @@ def reverse_play(
     n_steps: int,
     n_empty: int = 2,
     capacity: int = 4,
-    seed: int | np.random.Generator = 0,
+    rng: int | np.random.Generator = 0,
 ) -> Level:
-    """A solvable level: `n_steps` random un-pours from the sorted position."""
+    """A solvable level: `n_steps` random un-pours from the sorted position.
+
+    Raises `InvalidPuzzleError` for `n_empty` = 0 with steps to make: from the sorted
+    position with every tube full no pour can be undone.
+    """
     n_steps = integer(n_steps, "n_steps", minimum=0, maximum=10**6)
-    rng = make_rng(seed, "seed")
+    rng = make_rng(rng)
     level = sorted_level(n_colors, n_empty, capacity)
+    if n_steps and level.n_empty == 0:
+        raise InvalidPuzzleError(
+            "reverse play needs at least one empty tube (n_empty >= 1): with every tube "
+            "full no pour can be undone"
+        )
     seen = {level.canonical()}
     for _ in range(n_steps):
         moves = unpours(level)
+        if not moves:
+            break  # a dead end (no pour leads here): the walk stops early
         rng.shuffle(moves)
         for j, i, k in moves:  # prefer positions not visited yet
             nxt = unpour(level, j, i, k)
@@ -147,20 +159,33 @@ def level_with_optimum(
     n_colors: int,
     n_empty: int = 2,
     capacity: int = 4,
-    seed: int = 0,
+    rng: int | np.random.Generator = 0,
     max_tries: int = 200,
+    *,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    budget: Budget | None = None,
 ) -> Level:
     """A level whose fewest pours is exactly `target`, found by reverse play and re-solving.
 
-    Raises `InvalidPuzzleError` when `max_tries` candidates miss the target.
+    One budget (`max_expanded` counts expansions per candidate; `max_seconds` the whole
+    call) bounds the optimal searches. Raises `InvalidPuzzleError` when `max_tries`
+    candidates miss the target or there is no empty tube, `TooLargeError` when the budget
+    runs out first.
     """
     target = integer(target, "target", minimum=0, maximum=10_000)
     max_tries = integer(max_tries, "max_tries", minimum=1)
-    rng = make_rng(seed, "seed")
+    limits = as_budget(budget, max_expanded, max_seconds)
+    rng = make_rng(rng)
     steps = target
     for _ in range(max_tries):
         level = reverse_play(n_colors, steps, n_empty, capacity, rng)
-        best = solve(level, "optimal").length
+        sol = solve(
+            level, "optimal", limits.max_expanded, limits.seconds_left()
+        )  # each candidate gets max_expanded; the clock is the call's
+        if sol.verdict == "limit":
+            raise TooLargeError(f"level_with_optimum: {sol.note}")
+        best = sol.length
         if best == target:
             return Level(capacity, level.tubes, f"optimum-{target}")
         steps += 1 if best < target else -1  # walk longer when the optimum falls short

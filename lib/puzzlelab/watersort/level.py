@@ -10,15 +10,14 @@ These are exactly the rules under which the shared corpus's optima were computed
 
 from __future__ import annotations
 
-import json
 import numbers
-import os
 import re
+import reprlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..checks import integer, read_text
+from ..checks import integer
 from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 
 Color = str
@@ -28,6 +27,17 @@ Pour = tuple[int, int]  # (source tube, destination tube), 0-based indices
 EMPTY_TOKENS = frozenset({"-", ".", "_", "[]"})
 _SYMBOL = re.compile(r"^[A-Za-z0-9]$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+#-]*$")
+_CAPACITY = re.compile(r"^cap(?:acity)?=(.*)$")  # the text form's capacity token, e.g. cap=4
+_SHOW = reprlib.Repr()
+_SHOW.maxlevel, _SHOW.maxstring, _SHOW.maxother, _SHOW.maxlist, _SHOW.maxtuple = 3, 40, 40, 6, 6
+
+
+def show(value: object) -> str:
+    """A short repr for error messages (safe on huge or deeply nested values)."""
+    try:
+        return _SHOW.repr(value)
+    except Exception:  # a repr that fails is still an input to name
+        return f"<{type(value).__name__}>"
 
 
 def top_run(tube: Sequence[Color]) -> int:
@@ -79,6 +89,42 @@ class Level:
     tubes: tuple[Tube, ...]
     name: str = field(default="", compare=False)
 
+    def __post_init__(self) -> None:
+        """Refuse a level no pour rule applies to: bad capacity, odd tubes, an overfull tube.
+
+        Built directly (`Level(capacity, tubes)`) or by `make`, a level always holds whole-
+        number capacity >= 1 and tubes of non-empty color names no taller than the capacity;
+        color balance is checked by `make`/`parse` (an unbalanced level is only unsolvable).
+        """
+        try:
+            capacity = integer(self.capacity, "capacity", minimum=1)
+        except PuzzleError as err:
+            raise InvalidPuzzleError(str(err)) from None
+        tubes = self.tubes
+        if isinstance(tubes, str | bytes | dict) or not isinstance(tubes, Iterable):
+            raise InvalidPuzzleError(f"tubes must be a list of tubes, not {show(tubes)}")
+        rows = []
+        for k, tube in enumerate(tubes):
+            if not isinstance(tube, list | tuple):
+                raise InvalidPuzzleError(
+                    f"tube {k} is {show(tube)}; expected a list of color names (bottom to top)"
+                )
+            for c in tube:
+                if not isinstance(c, str) or not c.strip():
+                    raise InvalidPuzzleError(
+                        f"tube {k} holds {show(c)}; expected a non-empty color name (a string)"
+                    )
+            if len(tube) > capacity:
+                raise InvalidPuzzleError(
+                    f"tube {k} holds {len(tube)} units but the capacity is {capacity}"
+                )
+            rows.append(tuple(tube))
+        if not rows:
+            raise InvalidPuzzleError("a level needs at least one tube")
+        object.__setattr__(self, "capacity", capacity)
+        object.__setattr__(self, "tubes", tuple(rows))
+        object.__setattr__(self, "name", str(self.name))
+
     # ---- construction -------------------------------------------------------------------
     @classmethod
     def make(
@@ -112,25 +158,9 @@ class Level:
             A non-integer or non-positive capacity, a tube that is not a list of names, an
             overfull tube or (unless allowed) an unbalanced color.
         """
-        try:
-            capacity = integer(capacity, "capacity", minimum=1)
-        except PuzzleError as err:
-            raise InvalidPuzzleError(str(err)) from None
         if isinstance(tubes, str | bytes | dict) or not isinstance(tubes, Iterable):
-            raise InvalidPuzzleError(f"tubes must be a list of tubes, not {tubes!r:.60}")
-        rows = []
-        for k, tube in enumerate(tubes):
-            if not isinstance(tube, list | tuple):
-                raise InvalidPuzzleError(
-                    f"tube {k} is {tube!r:.60}; expected a list of color names (bottom to top)"
-                )
-            for c in tube:
-                if not isinstance(c, str) or not c.strip():
-                    raise InvalidPuzzleError(
-                        f"tube {k} holds {c!r:.60}; expected a non-empty color name (a string)"
-                    )
-            rows.append(tuple(tube))
-        level = cls(capacity, tuple(rows), str(name))
+            raise InvalidPuzzleError(f"tubes must be a list of tubes, not {show(tubes)}")
+        level = cls(capacity, tuple(tubes), name)  # __post_init__ checks the structure
         level.validate(allow_unbalanced)
         return level
 
@@ -148,7 +178,10 @@ class Level:
             raise ParseError(f"level dict lacks {', '.join(missing)}; it needs capacity and tubes")
         if not isinstance(d["tubes"], list | tuple):
             raise ParseError(f"'tubes' must be a list of lists, got {type(d['tubes']).__name__}")
-        return cls.make(d["tubes"], d["capacity"], str(d.get("name", "")), allow_unbalanced)
+        name = d.get("name", "")
+        if not isinstance(name, str):
+            raise ParseError(f"'name' must be text, not {show(name)}")
+        return cls.make(d["tubes"], d["capacity"], name, allow_unbalanced)
 
     @classmethod
     def parse(
@@ -165,10 +198,12 @@ class Level:
         ----------
         text : str
             `"RGBY YRGB BYRG GBYR - -"`: single letters/digits are one unit each; a token
-            with commas names longer colors (`red,blue,red`); `-`, `.`, `_` or `[]` is an
-            empty tube; `|` separates like a space.
+            with commas names longer colors (`red,blue,red`; a one-unit tube of a long name
+            ends with a comma, `red,`); `-`, `.`, `_` or `[]` is an empty tube; `|` separates
+            like a space; a token `cap=N` gives the capacity (`to_text` writes it).
         capacity : int, optional
-            Units per tube; without it, the common count of every color.
+            Units per tube; without it, the text's `cap=N`, else the common count of every
+            color (a `cap=N` that disagrees with `capacity` is a ParseError).
         colors : str or list of str, optional
             The allowed symbols.
         allow_unbalanced : bool
@@ -193,12 +228,17 @@ class Level:
         if not tokens:
             raise ParseError("no tubes found: give one token per tube, e.g. 'RGB BGR -'")
         allowed = None if colors is None else _allowed_symbols(colors)
+        capacity = _text_capacity(tokens, capacity)
+        if not tokens:
+            raise ParseError("no tubes found: give one token per tube, e.g. 'RGB BGR -'")
         tubes = []
         for k, token in enumerate(tokens):
             if token in EMPTY_TOKENS:
                 tubes.append(())
                 continue
             units = token.split(",") if "," in token else list(token)
+            if "," in token and len(units) > 1 and units[-1] == "":
+                units.pop()  # "red," is a one-unit tube of a long name
             for u in units:
                 ok = _NAME.match(u) if "," in token else _SYMBOL.match(u)
                 if not ok:
@@ -222,14 +262,7 @@ class Level:
         return cls.make(tubes, capacity, name, allow_unbalanced)
 
     def validate(self, allow_unbalanced: bool = False) -> None:
-        """Raise InvalidPuzzleError for overfull tubes or unbalanced color counts."""
-        if not self.tubes:
-            raise InvalidPuzzleError("a level needs at least one tube")
-        for k, tube in enumerate(self.tubes):
-            if len(tube) > self.capacity:
-                raise InvalidPuzzleError(
-                    f"tube {k} holds {len(tube)} units but the capacity is {self.capacity}"
-                )
+        """Raise InvalidPuzzleError for unbalanced color counts (structure: `__post_init__`)."""
         if not allow_unbalanced:
             for color, count in self.counts().items():
                 if count % self.capacity:
@@ -273,10 +306,23 @@ class Level:
         return all(not t or is_complete(t, self.capacity) for t in self.tubes)
 
     def to_text(self) -> str:
-        """The compact text form read by `Level.parse` (round-trips)."""
-        short = all(len(c) == 1 and _SYMBOL.match(c) for c in self.colors)
-        sep = "" if short else ","
-        return " ".join(sep.join(t) if t else "-" for t in self.tubes)
+        """The compact text form read by `Level.parse`, ending with `cap=N` (round-trips).
+
+        Raises `InvalidPuzzleError` for a color name the text form cannot carry (spaces,
+        commas, punctuation): use `Level.make` / the JSON schema for such names.
+        """
+        bad = [c for c in self.colors if not _NAME.match(c)]
+        if bad:
+            raise InvalidPuzzleError(
+                f"color {show(bad[0])} cannot be written as text (names are letters, digits "
+                "and _+#-, starting with a letter or digit); keep such levels as JSON"
+            )
+        short = all(len(c) == 1 for c in self.colors)
+        if short:
+            body = ["".join(t) if t else "-" for t in self.tubes]
+        else:
+            body = [",".join(t) + ("," if len(t) == 1 else "") if t else "-" for t in self.tubes]
+        return " ".join([*body, f"cap={self.capacity}"])
 
     def __str__(self) -> str:
         return self.to_text()
@@ -285,12 +331,16 @@ class Level:
         """The position up to renumbering tubes (tubes sorted): equal for equivalent levels."""
         return tuple(sorted(self.tubes))
 
+    def pattern(self) -> tuple[tuple[int, ...], ...]:
+        """The tubes with colors numbered by first appearance: equal iff equal up to renaming."""
+        return color_pattern(self.tubes)
+
     def relabel(self, names: Sequence[Color]) -> Level:
         """The same level with colors renamed (k-th color of `self.colors` -> names[k])."""
         ok = isinstance(names, list | tuple) and all(isinstance(c, str) and c for c in names)
         if not ok or len(names) < self.n_colors or len(set(names)) < len(names):
             raise InvalidPuzzleError(
-                f"relabel needs a list of {self.n_colors} distinct color names, got {names!r:.60}"
+                f"relabel needs a list of {self.n_colors} distinct color names, got {show(names)}"
             )
         mapping = dict(zip(self.colors, names, strict=False))
         return Level(
@@ -319,7 +369,7 @@ class Level:
         """The level after pouring tube i onto tube j (InvalidPuzzleError if illegal)."""
         n = len(self.tubes)
         if not (_is_index(i) and _is_index(j) and 0 <= i < n and 0 <= j < n):
-            raise InvalidPuzzleError(f"pour {i!r:.20}->{j!r:.20}: tubes are numbered 0..{n - 1}")
+            raise InvalidPuzzleError(f"pour {show(i)}->{show(j)}: tubes are numbered 0..{n - 1}")
         if i == j:
             raise InvalidPuzzleError(f"pour {i}->{j}: source and destination must differ")
         src, dst = self.tubes[i], self.tubes[j]
@@ -341,13 +391,13 @@ class Level:
         """The positions along a pour sequence, starting with `self` (raises on an illegal pour)."""
         if isinstance(pours, str | bytes | dict) or not isinstance(pours, Iterable):
             raise InvalidPuzzleError(
-                f"pours must be a list of (source, destination) pairs, not {pours!r:.60}"
+                f"pours must be a list of (source, destination) pairs, not {show(pours)}"
             )
         states = [self]
         for step, pour in enumerate(pours):
             if not isinstance(pour, list | tuple) or len(pour) != 2:
                 raise InvalidPuzzleError(
-                    f"pour number {step + 1} is {pour!r:.60}; expected a pair (source, destination)"
+                    f"pour number {step + 1} is {show(pour)}; expected a pair (source, destination)"
                 )
             try:
                 states.append(states[-1].pour(*pour))
@@ -356,13 +406,59 @@ class Level:
         return states
 
 
+def _text_capacity(tokens: list[str], capacity: object) -> object:
+    """Remove the `cap=N` token from `tokens`; the capacity it gives (or `capacity`)."""
+    found = [(k, m) for k, t in enumerate(tokens) if (m := _CAPACITY.match(t))]
+    if not found:
+        return capacity
+    if len(found) > 1:
+        raise ParseError("the text gives the capacity twice (two cap=N tokens)")
+    k, match = found[0]
+    del tokens[k]
+    digits = match.group(1)
+    if not digits.isdigit() or not digits.isascii():
+        raise ParseError(f"{match.group(0)!r}: expected cap=N with N a whole number")
+    if capacity is not None and integer(capacity, "capacity") != int(digits):
+        raise ParseError(f"the text says {match.group(0)} but capacity={show(capacity)} was given")
+    return int(digits)
+
+
+def color_pattern(tubes: Iterable[Iterable[Color] | None]) -> tuple:
+    """Tubes with colors numbered 0, 1, ... by first appearance (None, an unread tube, stays).
+
+    Two positions have the same pattern exactly when they are equal up to renaming colors
+    one-to-one (tube order kept).
+    """
+    seen: dict = {}
+    return tuple(
+        None if t is None else tuple(seen.setdefault(u, len(seen)) for u in t) for t in tubes
+    )
+
+
+def same_up_to_renaming(a: Level | Iterable, b: Level | Iterable) -> bool:
+    """Are `a` and `b` the same position after renaming colors one-to-one (tube order kept)?
+
+    The lab's one test of "equal up to color renaming". `a` and `b` are Levels (then their
+    capacities must agree too) or lists of tubes (a tube may be None: unread, in a screenshot).
+    Never raises: anything that is not a position compares unequal.
+    """
+    try:
+        if isinstance(a, Level) or isinstance(b, Level):
+            if not (isinstance(a, Level) and isinstance(b, Level)) or a.capacity != b.capacity:
+                return False
+            a, b = a.tubes, b.tubes
+        return color_pattern(a) == color_pattern(b)
+    except TypeError:
+        return False
+
+
 def _allowed_symbols(colors: object) -> set[str]:
     """The `colors` argument of `Level.parse` as a set of names (ParseError otherwise)."""
     if isinstance(colors, str):
         return set(colors)
     names = list(colors) if isinstance(colors, list | tuple | set | frozenset) else None
     if names is None or not all(isinstance(c, str) for c in names):
-        raise ParseError(f"colors must be a string or a list of names, not {colors!r:.60}")
+        raise ParseError(f"colors must be a string or a list of names, not {show(colors)}")
     return set(names)
 
 
@@ -387,52 +483,11 @@ def is_solution(level: Level, pours: Iterable[Pour]) -> bool:
         True when every pour is legal and the last position is sorted; False for anything
         else, including malformed pours (never raises on bad pours).
 
-    Raises
-    ------
-    PuzzleError
-        When `level` is not a `Level`.
+    Never raises: a `level` that is not a `Level` gives False too.
     """
     if not isinstance(level, Level):
-        raise PuzzleError(f"expected a Level, got {type(level).__name__}")
+        return False
     try:
         return level.play(pours)[-1].is_solved()
     except (PuzzleError, TypeError):  # TypeError: an iterable that fails while iterating
         return False
-
-
-def load_levels(path: str | os.PathLike) -> list[Level]:
-    """Levels from a JSON file in the corpus schema.
-
-    Parameters
-    ----------
-    path : str or path-like
-        A UTF-8 JSON file holding `{"levels": [level, ...]}`, a list of levels, or one level
-        (each level a dict with `capacity` and `tubes`, as `Level.from_dict` reads).
-
-    Returns
-    -------
-    list of Level
-
-    Raises
-    ------
-    ParseError
-        A missing, binary or non-UTF-8 file, invalid JSON, or a level of the wrong shape
-        (the message names the level's position in the file).
-    InvalidPuzzleError
-        A level that breaks a rule (overfull tube, unbalanced color, bad capacity).
-    """
-    text = read_text(path, "level file")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ParseError(f"level file {path} is not valid JSON: {err}") from None
-    if isinstance(data, dict) and "levels" in data:
-        data = data["levels"]
-    entries = data if isinstance(data, list) else [data]
-    levels = []
-    for k, entry in enumerate(entries):
-        try:
-            levels.append(Level.from_dict(entry))
-        except PuzzleError as err:
-            raise type(err)(f"level {k} of {path}: {err}") from None
-    return levels

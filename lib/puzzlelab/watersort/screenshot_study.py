@@ -10,7 +10,7 @@ import numpy as np
 
 from ..paths import shared_dir
 from .screenshot import read_screenshot
-from .solvers import solve
+from .solve import solve
 
 DEFAULT_SHOT = "15_ColinGJohnson_watersort-solver_problem1.jpg"
 
@@ -28,9 +28,9 @@ def render_board_image(seed: int = 7, dpi: int = 100, n_colors: int = 5):
     import matplotlib.pyplot as plt
 
     from .generate import random_deal
-    from .render import draw_board, figure_size
+    from .plots import draw_board, figure_size
 
-    level = random_deal(n_colors, 2, 4, seed=seed)
+    level = random_deal(n_colors, 2, 4, rng=seed)
     fig, ax = plt.subplots(figsize=figure_size(level), dpi=dpi)
     draw_board(level, ax)
     fig.canvas.draw()

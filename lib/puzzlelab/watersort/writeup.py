@@ -17,8 +17,9 @@ What it does, and what we keep on purpose:
   is sorted.
 Because of the restricted moves and key collisions, an exhausted search proves nothing: the
 verdict is then "limit" (with a note saying so), never "unsolvable". The search takes the same
-budget as every solver (`max_expanded`, `max_seconds`), so a 20-color deal stops on time
-instead of filling memory.
+budget as every solver (`max_expanded`, `max_seconds` or one `Budget`), so a 20-color deal
+stops on time instead of filling memory. `solve_writeup` returns the study's one result type,
+`solve.Solution` (method ``"writeup"``), exactly as ``solve(level, "writeup")`` does.
 
 The pour itself (how many units move) and the estimate are the package's single definitions,
 `level.poured` and `bounds.tubes_estimate`; only the move *order and restrictions* are the
@@ -28,11 +29,12 @@ write-up's own.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+import time
 
-from ..results import budget
-from .bounds import tubes_estimate
-from .level import Level, Pour, is_complete, poured, top_run
+from ..results import Budget, as_budget
+from .bounds import lower_bound, tubes_estimate
+from .level import Level, is_complete, poured, top_run
+from .solve import Solution, check_level
 
 Board = tuple[tuple[int, ...], ...]
 
@@ -103,43 +105,66 @@ class _Node:
         return self.score < other.score
 
 
-@dataclass
-class WriteupRun:
-    """What the write-up's search did: verdict, pours (labelled) and its effort."""
-
-    verdict: str
-    pours: list[Pour] = field(default_factory=list)
-    expanded: int = 0
-    generated: int = 0
-    max_frontier: int = 0
-    note: str = ""
-
-
-def writeup_search(
-    level: Level, max_expanded: int | None = None, max_seconds: float | None = None
-) -> WriteupRun:
+def solve_writeup(
+    level: Level,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
+) -> Solution:
     """Run the write-up's A* on `level` (colors numbered 0.. in order of appearance).
 
-    Verdict `feasible` with the pours found, or `limit` when the budget ran out or the
-    write-up's restricted search exhausted its positions (which proves nothing).
+    Parameters
+    ----------
+    level : Level
+    max_expanded, max_seconds : int or float, optional
+        The budget (None = unlimited, 0 = stop at once).
+    budget : results.Budget, optional
+        A Budget made by the caller instead of the two limits (its clock keeps running).
+
+    Returns
+    -------
+    Solution
+        Method ``writeup``; verdict ``feasible`` with the pours found (never proven
+        shortest), ``unsolvable`` only for an unbalanced level, or ``limit`` when the
+        budget ran out or the restricted search exhausted its positions (which proves
+        nothing). `expanded` counts labelled boards taken off the heap.
     """
-    limits = budget(max_expanded, max_seconds)
+    level = check_level(level)
+    limits = as_budget(budget, max_expanded, max_seconds)
+    t0 = time.perf_counter()
+    sol = Solution(level=level, method="writeup", verdict="limit")
+    if not level.is_balanced:
+        sol.verdict, sol.note = "unsolvable", "a color cannot fill whole tubes"
+    else:
+        sol.bound = lower_bound(level)
+        if level.is_solved():
+            sol.verdict = "optimal"  # no pour needed: trivially shortest
+        else:
+            _search(level, limits, sol)
+        if sol.solved:
+            sol.states = level.play(sol.moves)
+    sol.seconds = time.perf_counter() - t0
+    return sol
+
+
+def _search(level: Level, limits: Budget, sol: Solution) -> None:
+    """The write-up's search loop; fills `sol` (verdict, pours, counters, note)."""
     index = {c: k for k, c in enumerate(level.colors)}
     volume = level.capacity
     board: Board = tuple(tuple(index[c] for c in t) for t in level.tubes)
     heap = [_Node(board, 0, 0, None, None)]
     seen = {writeup_key(board, volume)}
-    run = WriteupRun("limit")
     found = None
     while heap and found is None:
-        if limits.exhausted(run.expanded):
-            run.note = limits.why()
-            return run
+        if limits.exhausted(sol.expanded):
+            sol.note = limits.why()
+            return
         node = heapq.heappop(heap)
-        run.expanded += 1
+        sol.expanded += 1
         for src, dst in writeup_actions(node.board, volume):
             nb = writeup_step(node.board, src, dst, volume)
-            run.generated += 1
+            sol.generated += 1
             key = writeup_key(nb, volume)
             if key in seen:
                 continue
@@ -150,16 +175,16 @@ def writeup_search(
                 break
             child.score = writeup_score(nb, volume, child.steps)
             heapq.heappush(heap, child)
-        run.max_frontier = max(run.max_frontier, len(heap))
+        sol.max_frontier = max(sol.max_frontier, len(heap))
     if found is None:
-        run.note = (
+        sol.note = (
             "the write-up's search ran out of positions; with its restricted moves and "
             "colliding keys this proves nothing"
         )
-        return run
+        return
+    pours = []
     while found.parent is not None:
-        run.pours.append(found.pour)
+        pours.append(found.pour)
         found = found.parent
-    run.pours.reverse()
-    run.verdict = "feasible"
-    return run
+    sol.moves = pours[::-1]
+    sol.verdict = "feasible"

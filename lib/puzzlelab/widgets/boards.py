@@ -10,6 +10,7 @@ optimal solver under a budget (exact, "now unsolvable", or "unknown" past the bu
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as W
@@ -256,12 +257,12 @@ class WaterSortBoard(_Game):
         For something that is not a Level or a bad budget.
     """
 
-    def __init__(self, level: Any, max_expanded: int = 200_000, palette: dict | None = None):
+    def __init__(self, level: Any, max_expanded: int = 200_000, palette: Mapping | None = None):
         from ..watersort.level import Level
 
         if not isinstance(level, Level):
             raise PuzzleError(f"expected a watersort Level, got {type(level).__name__}")
-        if palette is not None and not isinstance(palette, dict):
+        if palette is not None and not isinstance(palette, Mapping):
             raise PuzzleError(f"palette must be a dict of colour name -> RGB, not {palette!r}")
         self.palette = palette
         self.start = self.level = level

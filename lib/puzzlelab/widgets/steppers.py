@@ -8,6 +8,7 @@ a new study gets a stepper by registering its drawer, and nothing here names a p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .. import plotting
@@ -40,7 +41,7 @@ def step_caption(result: Any, i: int) -> str:
 def stepper(
     result: Any,
     *,
-    palette: dict | None = None,
+    palette: Mapping | None = None,
     interval_ms: int = 500,
     size: tuple[float, float] | None = None,
 ) -> Stepper:
@@ -76,7 +77,7 @@ def stepper(
     draw = plotting.step_drawer(result)
     n = plotting.n_steps(result)
     interval_ms = integer(interval_ms, "interval_ms", minimum=10)
-    if palette is not None and not isinstance(palette, dict):
+    if palette is not None and not isinstance(palette, Mapping):
         raise PuzzleError(f"palette must be a dict of colour name -> RGB, not {palette!r}")
     if size is None:
         size = plotting.step_size(result)

@@ -1,4 +1,9 @@
-"""Pictures: a grid with its clues, the solving steps as small multiples, and an animation."""
+"""Every figure of the nonogram study: a grid with its clues, the solving steps, the census.
+
+`draw_step` is registered for `NonogramResult` (`plotting.draws_steps`), so
+`plotting.draw_step(result, i)`, `plotting.animate(result)` and `widgets.stepper(result)`
+show any solve (ours or the write-up's) step by step.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import ListedColormap
 
-from ..plotting import animate_frames
+from .. import plotting
+from ..errors import PuzzleError
+from .line import count_arrangements
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle
-from .solver import NonogramResult, Step, solve_steps
+from .solve import NonogramResult
 
 # index = cell + 1: EMPTY (-1) white, UNKNOWN (0) grey, FILLED (1) black
 CELL_COLORS = ListedColormap(["#ffffff", "#c8c8c8", "#111111"])
@@ -91,21 +98,32 @@ def draw_puzzle(
     return ax
 
 
+def step_label(result: NonogramResult, i: int) -> str:
+    """What step i of a solve was: "blank", then each deduction's label."""
+    return "blank" if i == 0 else result.moves[i - 1].label
+
+
+@plotting.draws_steps(NonogramResult)
+def draw_step(result: NonogramResult, i: int, ax: plt.Axes) -> None:
+    """Step i of a solve: the grid with its clues, titled by the deduction that made it."""
+    draw_puzzle(result.puzzle, ax, grid=result.states[i], title=step_label(result, i))
+
+
 def draw_steps(
-    steps: Sequence[Step] | NonogramResult,
+    result: NonogramResult,
     ax: np.ndarray | Sequence[plt.Axes] | None = None,
     *,
     ncols: int = 5,
     size: float = 1.6,
 ) -> plt.Figure:
-    """The solving steps as small multiples (one panel per step, labelled with cells fixed).
+    """The states of a solve as small multiples (one panel per step, with the cells it fixed).
 
     Parameters
     ----------
-    steps : list of Step, or NonogramResult
-        From `solve_steps`, or a result whose `states` and `moves` are drawn.
+    result : NonogramResult
+        From `solve` or `solve_writeup` (its `states` and `moves` are drawn).
     ax : array of Axes, optional
-        One Axes per step (a new figure with `ncols` columns when None).
+        One Axes per state (a new figure with `ncols` columns when None).
     ncols, size : int, float
         Layout of the new figure: panels per row and inches per panel.
 
@@ -113,9 +131,7 @@ def draw_steps(
     -------
     matplotlib Figure
     """
-    if isinstance(steps, NonogramResult):
-        steps = solve_steps(steps.puzzle, steps)
-    n = len(steps)
+    n = plotting.n_steps(result)
     if ax is None:
         nrows = (n + ncols - 1) // ncols
         fig, axes = plt.subplots(nrows, ncols, figsize=(ncols * size, nrows * (size + 0.3)))
@@ -123,10 +139,10 @@ def draw_steps(
         axes = ax
     axes = np.atleast_1d(axes).ravel()
     fig = axes[0].figure
-    for a, step in zip(axes, steps, strict=False):
-        _draw_cells(a, np.asarray(step.grid, dtype=np.int8))
-        extra = f"\n+{step.fixed} cells" if step.fixed else ""
-        a.set_title(step.label + extra, fontsize=8)
+    for i, a in zip(range(n), axes, strict=False):
+        _draw_cells(a, as_cells(result.puzzle, result.states[i]))
+        fixed = result.moves[i - 1].cells if i else 0
+        a.set_title(step_label(result, i) + (f"\n+{fixed} cells" if fixed else ""), fontsize=8)
     for a in axes[n:]:
         a.axis("off")
     if ax is None:
@@ -134,38 +150,59 @@ def draw_steps(
     return fig
 
 
-def animate_steps(puzzle: Puzzle, steps: Sequence[Step], interval_ms: int = 500):
-    """An animation of the steps with the clues shown (use plotting.to_html or save_gif)."""
-    ax = draw_puzzle(puzzle, grid=steps[0].grid)
+def animate(result: NonogramResult, every: int = 1, interval_ms: int = 500):
+    """`plotting.animate` over every `every`-th step of a solve (and always its last)."""
+    n = plotting.n_steps(result)
+    if not isinstance(every, int) or every < 1:
+        raise PuzzleError(f"every must be a whole number >= 1, got {every!r}")
+    shown = sorted(set(range(0, n, every)) | {n - 1})
+    ax = draw_puzzle(result.puzzle, grid=result.states[0])
     fig = ax.figure
-    image = ax.images[0]
 
-    def draw(i: int) -> None:
-        image.set_data(as_cells(puzzle, steps[i].grid) + 1)
-        ax.set_title(steps[i].label, fontsize=9)
+    def frame(k: int) -> None:
+        ax.clear()
+        draw_step(result, shown[k], ax)
 
-    return animate_frames(fig, draw, len(steps), interval_ms=interval_ms)
+    anim = plotting.animate_frames(fig, frame, len(shown), interval_ms)
+    plt.close(fig)
+    return anim
 
 
-def draw_density_study(table, ax: plt.Axes | None = None, *, title: str = "") -> plt.Axes:
-    """Fractions unique and line-solvable against density, with their 95 % intervals."""
+def draw_density(share, ax: plt.Axes | None = None, *, title: str = "") -> plt.Axes:
+    """Shares unique (band: interval) and line-solvable (dashed) against density, per size.
+
+    `share` is `census.summarise` of a picture census.
+    """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.6))
-    for col, lo, hi, label in [
-        ("unique", "unique_lo", "unique_hi", "unique"),
-        ("line_solvable", "line_lo", "line_hi", "line-solvable"),
-    ]:
-        ax.plot(table.density, table[col], marker="o", label=label)
-        ax.fill_between(table.density, table[lo], table[hi], alpha=0.2)
-    ax.set(xlabel="fill density p", ylabel="fraction of pictures", title=title)
+    for (rows, cols), part in share.groupby(["rows", "cols"]):
+        line = ax.plot(part["density"], part["share_unique"], "o-", label=f"{rows}×{cols} unique")
+        color = line[0].get_color()
+        ax.fill_between(part["density"], part["unique_lo"], part["unique_hi"], alpha=0.2)
+        ax.plot(part["density"], part["share_line"], "s--", color=color, label="line-solvable")
+        ax.fill_between(
+            part["density"], part["line_lo"], part["line_hi"], color=color, alpha=0.1, hatch="//"
+        )
+    ax.set(xlabel="fill density p", ylabel="share of random pictures", ylim=(-0.02, 1.02))
+    ax.set_title(title)
+    ax.legend(fontsize=7, ncols=2)
+    return ax
+
+
+def draw_corpus_effort(table, ax: plt.Axes | None = None) -> plt.Axes:
+    """Our CPU seconds per corpus puzzle against the arrangements the write-up would list."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.4))
+    for cls, group in table.groupby("expected"):
+        ax.scatter(group.writeup_arrangements, group.cpu_s, label=cls, s=14)
+    ax.set(xscale="log", yscale="log", xlabel="arrangements the write-up would list")
+    ax.set(ylabel="our CPU seconds", title="corpus puzzles: size of enumeration vs our time")
     ax.legend()
     return ax
 
 
 def draw_arrangements(counts, ax: plt.Axes | None = None) -> np.ndarray:
     """Arrangements per line of a puzzle (bars) and C(f + k, k) growth for k blocks of 1."""
-    from .line import count_arrangements
-
     if ax is None:
         _, ax = plt.subplots(1, 2, figsize=(11, 3.4))
     axes = np.atleast_1d(ax)
@@ -184,8 +221,8 @@ def draw_arrangements(counts, ax: plt.Axes | None = None) -> np.ndarray:
 def draw_hard_timings(table, ax: plt.Axes | None = None, *, cpsat=None) -> plt.Axes:
     """CPU seconds against density for random pictures: ours (by size), and CP-SAT if given.
 
-    `table` has columns size, density, cpu_s (from `study.hard_study`); `cpsat` is the
-    benchmark's CSV (`study.hard_timings`, columns group, size, density, ours_cpu, cpsat_cpu).
+    `table` has columns size, density, cpu_s (from `census.hard_study`); `cpsat` is the
+    benchmark's CSV (`data.hard_timings`, columns group, size, density, ours_cpu, cpsat_cpu).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7.5, 3.8))

@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from ..checks import choice, integer
 from ..errors import InvalidPuzzleError
-from ..results import Budget, Result
+from ..results import Budget, Result, as_budget
 from .line import _solve_line
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle, is_solution
 from .sat import sat_solutions
@@ -289,23 +289,37 @@ def new_grid(puzzle: Puzzle) -> np.ndarray:
     return np.zeros(puzzle.shape, dtype=np.int8)
 
 
-def propagate(
-    puzzle: Puzzle | Compiled, grid: np.ndarray | None = None, stats: np.ndarray | None = None
-) -> np.ndarray | None:
-    """Line logic to a fixpoint from `grid` (default: blank): the new grid, or None on a clash."""
-    cp = puzzle if isinstance(puzzle, Compiled) else compile_puzzle(puzzle)
-    g = np.zeros(cp.shape, dtype=np.int8) if grid is None else np.array(grid, dtype=np.int8)
-    if g.shape != cp.shape:
-        raise InvalidPuzzleError(f"grid has shape {g.shape}, expected {cp.shape}")
+def propagate(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray | None:
+    """Line logic to a fixpoint from `grid` (default: blank): the new grid, or None on a clash.
+
+    `grid` is int8-like with cells FILLED (1), EMPTY (-1) or UNKNOWN (0).
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise InvalidPuzzleError(f"propagate expects a nonogram Puzzle, got {type(puzzle)}")
+    cp = compile_puzzle(puzzle)
+    g = np.zeros(cp.shape, dtype=np.int8) if grid is None else _partial_grid(grid, cp.shape)
     dirty = np.ones(sum(cp.shape), dtype=np.bool_)
-    st = np.zeros(2, dtype=np.int64) if stats is None else stats
-    ok = _propagate(g, *cp.args(), dirty, cp.fw, cp.bw, st)
+    ok = _propagate(g, *cp.args(), dirty, cp.fw, cp.bw, np.zeros(2, dtype=np.int64))
     return g if ok else None
+
+
+def _partial_grid(grid: object, shape: tuple[int, int]) -> np.ndarray:
+    """A partial grid of `shape` as int8 FILLED / EMPTY / UNKNOWN, or an InvalidPuzzleError."""
+    try:
+        g = np.asarray(grid)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InvalidPuzzleError(f"grid must be a {shape} array of 1/-1/0: {exc}") from exc
+    if g.shape != shape or g.dtype.kind not in "biuf" or not np.isin(g, (-1, 0, 1)).all():
+        raise InvalidPuzzleError(
+            f"grid must be a {shape[0]}x{shape[1]} array of FILLED 1 / EMPTY -1 / UNKNOWN 0, "
+            f"got shape {g.shape} of {g.dtype}"
+        )
+    return g.astype(np.int8)
 
 
 def is_line_solvable(puzzle: Puzzle) -> bool:
     """Does line logic alone (row/column propagation) fill the whole grid?"""
-    g = propagate(puzzle)
+    g = propagate(puzzle)  # refuses anything but a Puzzle
     return g is not None and bool(np.all(g != UNKNOWN))
 
 
@@ -313,21 +327,25 @@ def is_line_solvable(puzzle: Puzzle) -> bool:
 class Deduction:
     """One step from a state to the next: what ran (`kind`), a label, and cells it fixed."""
 
-    kind: str  # "rows" / "columns" (a line-logic pass), "probe", "sat" or "search"
+    kind: str  # "rows" / "columns" (a line-logic pass), "probe", "sat", "search" or "pass"
     label: str
     cells: int
 
 
 @dataclass(kw_only=True)
 class NonogramResult(Result):
-    """The outcome of `solve` on the lab's result protocol (`puzzlelab.results.Result`).
+    """A nonogram solve on the lab's result protocol (`puzzlelab.results.Result`).
 
-    `verdict` is unique / multiple / unsolvable / limit (or feasible with
-    ``max_solutions=1``). `states` are int8 grids (FILLED / EMPTY / UNKNOWN): blank, after
-    each line-logic pass, after probing, and the first solution found by search; `moves`
-    are the `Deduction`s between them. `grid` holds the cells proven so far (the partial
-    answer when a budget ran out); `solutions` the boolean solutions found.
+    `verdict` is unique / multiple / unsolvable / limit (feasible with ``max_solutions=1``,
+    and from the write-up's method, which never proves uniqueness). `states` are int8 grids
+    (FILLED / EMPTY / UNKNOWN): blank, then the grid after each deduction step (a line-logic
+    pass, probing, the search's first solution; a pass of the write-up's loop); `moves` are
+    the `Deduction`s between them. Deductions are not moves (`HAS_MOVES = False`): `length`
+    is None and ``details()["deductions"]`` counts them. `grid` holds the cells proven so
+    far (the partial answer on "limit"); `solutions` the boolean solutions found.
     """
+
+    HAS_MOVES = False
 
     puzzle: Puzzle = field(repr=False)
     solutions: list[np.ndarray] = field(default_factory=list, repr=False)
@@ -337,6 +355,7 @@ class NonogramResult(Result):
     line_solves: int = 0
     probes: int = 0
     guesses: int = 0
+    outcome: str = ""  # the write-up's own word (solved / none / stuck / gave_up / too_large)
 
     @property
     def solution(self) -> np.ndarray | None:
@@ -355,16 +374,49 @@ class NonogramResult(Result):
             return "LINE" if self.line_solvable else "BRANCH"
         return {"multiple": "MULT", "unsolvable": "NONE"}.get(self.verdict, self.verdict.upper())
 
+    def verify(self) -> bool:
+        """Do the solutions satisfy every clue (and match the verdict)? Never raises.
+
+        A result without an answer verifies when it claims no solution.
+        """
+        if not self.solved:
+            return not self.solutions
+        return super().verify()
+
+    def _check(self) -> bool:
+        """Every solution fits the clues; "multiple" holds two different ones, "unique" one."""
+        if not self.solutions or not all(is_solution(self.puzzle, s) for s in self.solutions):
+            return False
+        if self.verdict == "multiple":
+            return len(self.solutions) >= 2 and not np.array_equal(*self.solutions[:2])
+        return self.verdict != "unique" or len(self.solutions) == 1
+
     def details(self) -> dict[str, Any]:
-        """Nonogram counters: class, line-solvable, solutions found, probes, guesses, solves."""
-        return {
+        """Nonogram counters beside `stats()`.
+
+        `stats()["expanded"]` counts search nodes (DFS) or SAT conflicts, and
+        `stats()["generated"]` line solves; for the write-up's method (``method ==
+        "writeup"``) they are its passes and the line arrangements it listed. Here: the
+        corpus class, deduction steps (states - 1), solutions found and guesses, then
+        line_solvable / probes / line_solves (`solve`) or outcome / passes / arrangements
+        (the write-up).
+        """
+        out = {
             "class": self.kind,
-            "line_solvable": self.line_solvable,
+            "deductions": len(self.moves),
             "solutions": len(self.solutions),
-            "probes": self.probes,
             "guesses": self.guesses,
-            "line_solves": self.line_solves,
         }
+        if self.method == "writeup":
+            out |= {"outcome": self.outcome, "passes": self.expanded}
+            out["arrangements"] = self.generated
+        else:
+            out |= {
+                "line_solvable": self.line_solvable,
+                "probes": self.probes,
+                "line_solves": self.line_solves,
+            }
+        return out
 
 
 def _root_passes(cp: Compiled, grid: np.ndarray, stats: np.ndarray, states, moves) -> bool:
@@ -456,9 +508,7 @@ def _dfs(cp, grid, stats, max_solutions, probing, budget, bar) -> _Search:
 
 def _sat(puzzle, grid, max_solutions, budget: Budget, bar) -> _Search:
     """The residual problem to the SAT solver; nodes = conflicts, guesses = decisions."""
-    left = None
-    if budget.max_seconds is not None:
-        left = max(budget.max_seconds - budget.elapsed(), 0.0)
+    left = budget.seconds_left()
     sat = sat_solutions(puzzle, grid, max_solutions, budget.max_expanded, left, bar.update)
     return _Search(sat.solutions, sat.conflicts, int(sat.decisions), 0, sat.complete)
 
@@ -480,8 +530,9 @@ def solve(
     *,
     method: str = "auto",
     probing: bool = True,
-    max_nodes: int | None = None,
+    max_expanded: int | None = None,
     max_seconds: float | None = None,
+    budget: Budget | None = None,
     progress: bool = True,
 ) -> NonogramResult:
     """Solve by line logic and probing, then SAT or DFS; verdict unique / multiple / unsolvable.
@@ -499,11 +550,13 @@ def solve(
         node, or "auto" (SAT unless more than `SAT_MAX_UNKNOWN` cells are unknown).
     probing : bool
         Probe cells at the root (and at DFS nodes).
-    max_nodes : int or None
+    max_expanded : int or None
         Search budget: DFS nodes, or SAT conflicts. None = unlimited, 0 = stop at once
         (line logic and probing still run).
     max_seconds : float or None
-        Time budget for the search.
+        Time budget for the search (its clock starts when `solve` is called).
+    budget : Budget, optional
+        One `puzzlelab.results.Budget` instead of the two limits (its clock keeps running).
     progress : bool
         Show a tqdm bar on long solves (it appears after a second).
 
@@ -512,18 +565,19 @@ def solve(
     NonogramResult
         `verdict`, `solutions`, the proven cells `grid` (the partial answer on "limit"),
         `states`/`moves` (line-logic passes, probing, search), `stats()` (expanded = search
-        nodes or SAT conflicts, generated = line solves) and `details()`.
+        nodes or SAT conflicts, generated = line solves; `length` is None: deductions are
+        not moves) and `details()`.
 
     Raises
     ------
     PuzzleError
         `puzzle` is not a Puzzle, or a parameter is out of range.
     """
+    budget = as_budget(budget, max_expanded, max_seconds)
     if not isinstance(puzzle, Puzzle):
         raise InvalidPuzzleError(f"solve expects a nonogram Puzzle, got {type(puzzle).__name__}")
     max_solutions = integer(max_solutions, "max_solutions", minimum=1)
     method = choice(method, "method", METHODS)
-    budget = Budget(max_nodes, max_seconds)
     cp = compile_puzzle(puzzle)
     stats = np.zeros(2, dtype=np.int64)
     grid = new_grid(puzzle)
@@ -577,22 +631,3 @@ def solve(
         probes=int(stats[1]),
         guesses=search.guesses,
     )
-
-
-# ------------------------------------------------------------------------------ steps
-
-
-@dataclass(frozen=True)
-class Step:
-    """One picture of the solving process: the grid after a step, and what the step did."""
-
-    grid: np.ndarray  # int8: FILLED / EMPTY / UNKNOWN
-    label: str
-    fixed: int  # cells newly fixed by this step
-
-
-def solve_steps(puzzle: Puzzle, result: NonogramResult | None = None) -> list[Step]:
-    """The result's states as labelled pictures: blank, each line-logic pass, probing, search."""
-    result = result if result is not None else solve(puzzle, progress=False)
-    labels = [("blank", 0)] + [(m.label, m.cells) for m in result.moves]
-    return [Step(g, lab, n) for g, (lab, n) in zip(result.states, labels, strict=True)]

@@ -1,4 +1,8 @@
-"""Solvers: optimal A*, the write-up's A* (baseline), BFS, DFS, greedy and weighted A*.
+"""`solve(level, method)`: optimal A*, BFS, DFS, greedy and weighted A* (and the write-up's A*).
+
+Every method returns the study's one result type, `Solution` (a `results.Result`), whose
+`verify()` replays its pours with the pour rule. The write-up's A* lives in `writeup.py`
+(`solve_writeup`) and is also reachable as ``solve(level, "writeup")``.
 
 The fast solvers work on a compact canonical state: colors become small integers, each tube
 a `bytes` string (bottom to top) and a position the *sorted* tuple of its tubes, because tubes
@@ -29,11 +33,10 @@ from dataclasses import dataclass, field
 
 from ..checks import number
 from ..errors import InvalidPuzzleError, PuzzleError, TooLargeError
-from ..results import Result, budget
+from ..results import Budget, Result, as_budget
 from ..search import Problem, best_first, bfs, dfs
 from .bounds import BoundKernel
 from .level import Level, Pour, is_solution, poured
-from .writeup import writeup_search
 
 Code = tuple[bytes, ...]  # canonical encoded position: sorted tubes, colors as bytes 1..C
 
@@ -42,27 +45,34 @@ METHODS = ("optimal", "writeup", "bfs", "dfs", "greedy", "weighted")
 
 @dataclass(kw_only=True)
 class Solution(Result):
-    """A water-sort solver's answer (`results.Result`): moves are pours (source, destination).
+    """A water-sort answer (`results.Result`): moves are pours (source, destination).
 
-    `states` lists the `Level`s from the start to the sorted position (empty without an
-    answer); `details()` adds the level's name, the admissible bound at the start and the
-    note. `pours` is another name for `moves`.
+    `level` is the start; `states` lists the `Level`s from the start to the sorted position
+    (empty without an answer). `verify()` replays the pours with the pour rule.
     """
 
     level: Level = field(repr=False)
     bound: int = 0  # the admissible lower bound at the start
 
-    @property
-    def pours(self) -> list[Pour]:
-        """The pours of the answer (the same list as `moves`)."""
-        return self.moves
+    def __post_init__(self) -> None:
+        """Refuse a verdict outside the vocabulary, or a start that is not a Level."""
+        super().__post_init__()
+        check_level(self.level)
 
-    def is_valid(self) -> bool:
-        """Do the pours solve the level (checked by replaying them)?"""
-        return self.solved and is_solution(self.level, self.moves)
+    def _check(self) -> bool:
+        """The pours, replayed from `level` by the pour rule, sort it (and match `states`)."""
+        if not is_solution(self.level, self.moves):
+            return False
+        return not self.states or self.states == self.level.play(self.moves)
 
     def details(self) -> dict:
-        """Water-sort extras: level name, bound at the start, note."""
+        """Water-sort extras: level name, the admissible bound at the start, note.
+
+        Counters: `expanded` counts positions taken off the frontier and expanded (canonical
+        positions - tubes sorted - for our searches; labelled boards for the write-up's),
+        `generated` the successors produced (before duplicate checks), `max_frontier` the
+        largest open list (DFS: its stack).
+        """
         return {"level": self.level.name, "bound": self.bound, "note": self.note}
 
 
@@ -230,7 +240,7 @@ class WaterSortProblem(Problem):
     """
 
     def __init__(self, level: Level):
-        tubes, index = encode(level)
+        tubes, index = encode(check_level(level))
         super().__init__(canonical(tubes))
         self.cap = level.capacity
         self._h = BoundKernel(level, index)
@@ -258,6 +268,16 @@ class WaterSortProblem(Problem):
 
 # ---- the front door -------------------------------------------------------------------------
 _BEST_FIRST = {"optimal": (1.0, True), "greedy": (0.0, False), "weighted": (1.0, False)}
+PROVES_OPTIMAL = frozenset({"optimal", "bfs"})  # the methods whose answers are proven shortest
+
+
+def check_level(level: object) -> Level:
+    """`level` when it is a `Level`, else a PuzzleError saying how to make one."""
+    if not isinstance(level, Level):
+        raise PuzzleError(
+            f"expected a Level (Level.parse / Level.make), got {type(level).__name__}"
+        )
+    return level
 
 
 def solve(
@@ -265,6 +285,8 @@ def solve(
     method: str = "optimal",
     max_expanded: int | None = None,
     max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
     weight: float = 2.0,
     progress: bool = False,
 ) -> Solution:
@@ -277,12 +299,17 @@ def solve(
     method : str
         - ``optimal``: A* with the admissible bound on canonical positions: shortest, or a
           proof that no solution exists (``unsolvable``) when the positions run out;
-        - ``writeup``: the write-up's A* with its own overestimating estimate (``feasible``);
+        - ``writeup``: the write-up's A* with its own overestimating estimate (``feasible``;
+          see `writeup.solve_writeup`);
         - ``bfs`` (shortest; slow), ``dfs`` (fast, long answers), ``greedy`` (best-first
-          on the bound alone), ``weighted`` (f = g + weight * h).
+          on the bound alone), ``weighted`` (f = g + weight * h, each position expanded
+          once: ``feasible`` even with weight 1, since only ``optimal`` and ``bfs`` prove
+          an answer shortest).
     max_expanded, max_seconds : int or float, optional
-        The budget, the same for every method (`results.Budget`: None = unlimited,
-        0 = stop at once); when it runs out the verdict is ``limit``.
+        The budget, the same for every method (None = unlimited, 0 = stop at once); when
+        it runs out the verdict is ``limit``.
+    budget : results.Budget, optional
+        A Budget made by the caller instead of the two limits (its clock keeps running).
     weight : float
         The weight of h for ``weighted`` (a number >= 1).
     progress : bool
@@ -305,45 +332,41 @@ def solve(
         raise InvalidPuzzleError(
             f"unknown method {method!r:.40}; expected one of {', '.join(METHODS)}{hint}"
         )
-    if not isinstance(level, Level):
-        raise PuzzleError(f"expected a Level, got {type(level).__name__}")
-    budget(max_expanded, max_seconds)  # check the budget before any work
+    level = check_level(level)
+    limits = as_budget(budget, max_expanded, max_seconds)  # checked before any work
     weight = number(weight, "weight", minimum=1)
+    if method == "writeup":
+        from .writeup import solve_writeup  # the write-up's method builds the same Result
+
+        return solve_writeup(level, budget=limits)
     t0 = time.perf_counter()
-    problem = WaterSortProblem(level)
-    bound = problem.h(problem.initial) if level.is_balanced else 0
-    sol = Solution(level=level, method=method, verdict="unsolvable", bound=bound)
+    sol = Solution(level=level, method=method, verdict="unsolvable")
     if not level.is_balanced:
         bad = [c for c, n in level.counts().items() if n % level.capacity]
         sol.note = f"color {bad[0]!r} cannot fill whole tubes (count not a multiple of capacity)"
-    elif level.is_solved():
+        sol.seconds = time.perf_counter() - t0
+        return sol
+    problem = WaterSortProblem(level)
+    sol.bound = problem.h(problem.initial)
+    if level.is_solved():
         sol.verdict = "optimal"
-    elif method == "writeup":
-        run = writeup_search(level, max_expanded, max_seconds)
-        sol.verdict, sol.moves, sol.note = run.verdict, run.pours, run.note
-        sol.expanded, sol.generated, sol.max_frontier = (
-            run.expanded,
-            run.generated,
-            run.max_frontier,
-        )
     else:
         if method == "bfs":
-            res = bfs(problem, max_expanded, max_seconds)
+            res = bfs(problem, budget=limits)
         elif method == "dfs":
-            res = dfs(problem, max_expanded, max_seconds)
+            res = dfs(problem, budget=limits)
         else:
             g_weight, reopen = _BEST_FIRST[method]
             h_weight = weight if method == "weighted" else 1.0
             res = best_first(
-                problem, h_weight, g_weight, method, max_expanded, max_seconds,
+                problem, h_weight, g_weight, method, budget=limits,
                 ties="newest", reopen=reopen, progress=progress,
             )  # fmt: skip
         sol.verdict, sol.note = res.verdict, res.note
-        sol.expanded, sol.generated, sol.max_frontier = (
-            res.expanded,
-            res.generated,
-            res.max_frontier,
-        )
+        if sol.verdict == "optimal" and method not in PROVES_OPTIMAL:
+            sol.verdict = "feasible"  # e.g. weighted with weight 1: no proof of optimality
+        sol.expanded, sol.generated = res.expanded, res.generated
+        sol.max_frontier = res.max_frontier
         if res.solved:
             sol.moves = _labelled_pours(level, res.states)
     if sol.solved:
@@ -353,13 +376,17 @@ def solve(
 
 
 def optimal_length(
-    level: Level, max_expanded: int | None = None, max_seconds: float | None = None
+    level: Level,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> int | None:
     """The fewest pours that sort `level`, or None when it is unsolvable.
 
     Raises `TooLargeError` when the budget runs out before the answer is known.
     """
-    sol = solve(level, "optimal", max_expanded=max_expanded, max_seconds=max_seconds)
+    sol = solve(level, "optimal", max_expanded, max_seconds, budget=budget)
     if sol.verdict == "limit":
         raise TooLargeError(
             f"gave up after {sol.expanded} expansions: raise the budget, or use "
@@ -368,4 +395,12 @@ def optimal_length(
     return sol.length
 
 
-__all__ = ["METHODS", "Solution", "WaterSortProblem", "children", "optimal_length", "solve"]
+__all__ = [
+    "METHODS",
+    "PROVES_OPTIMAL",
+    "Solution",
+    "WaterSortProblem",
+    "children",
+    "optimal_length",
+    "solve",
+]
