@@ -32,7 +32,7 @@ def test_pool_patterns_are_distinct_solvable_and_in_the_band():
 
 def test_pool_is_seeded_and_unequal():
     """Same seed -> same pool; another seed -> another; weights clearly unequal."""
-    a, b, c = make_pool(seed=0), make_pool(seed=0), make_pool(seed=1)
+    a, b, c = make_pool(rng=0), make_pool(rng=0), make_pool(rng=1)
     assert a.states == b.states and np.array_equal(a.weights, b.weights)
     assert a.states != c.states
     assert a.weights.max() / a.weights.min() > 3
@@ -50,7 +50,7 @@ def test_pool_options_are_checked():
 def test_openings_follow_the_pool():
     """Openings use pool patterns, pictures 1..6, and frequencies that fit the weights."""
     pool = make_pool()
-    df = sample_openings(pool, 4000, seed=3)
+    df = sample_openings(pool, 4000, rng=3)
     assert list(df.columns) == ["opening", "picture", "state", "pattern"]
     assert set(df["pattern"]) <= set(pool.patterns)
     assert df["picture"].between(1, N_PICTURES).all()
@@ -64,9 +64,9 @@ def test_openings_follow_the_pool():
 def test_openings_are_seeded_and_picture_weights_work():
     """Same seed -> same openings; picture weights shift the picture frequencies."""
     pool = make_pool()
-    a, b = sample_openings(pool, 50, seed=7), sample_openings(pool, 50, seed=7)
+    a, b = sample_openings(pool, 50, rng=7), sample_openings(pool, 50, rng=7)
     assert a.equals(b)
-    skew = sample_openings(pool, 3000, picture_weights=[1, 0.2, 1, 1, 1, 1], seed=1)
+    skew = sample_openings(pool, 3000, picture_weights=[1, 0.2, 1, 1, 1, 1], rng=1)
     share = (skew["picture"] == 2).mean()
     assert 0.02 < share < 0.06  # 0.2 / 5.2 = 3.8 %
 
@@ -90,9 +90,9 @@ def test_bad_options_are_refused():
     [
         (lambda: make_pool(5.0), "n_patterns"),
         (lambda: make_pool(5, concentration=float("nan")), "concentration"),
-        (lambda: make_pool(5, seed=-1), "seed"),
+        (lambda: make_pool(5, rng=-1), "rng"),
         (lambda: sample_openings(make_pool(5), 2.5), "n_openings"),
-        (lambda: sample_openings(make_pool(5), 3, seed=-1), "seed"),
+        (lambda: sample_openings(make_pool(5), 3, rng=-1), "rng"),
         (
             lambda: sample_openings(make_pool(5), 3, picture_weights=[1, 1, np.nan, 1, 1, 1]),
             "weights",

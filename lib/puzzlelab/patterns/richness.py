@@ -513,7 +513,7 @@ def check_coverage(
     n_samples: int,
     trials: int = 200,
     confidence: float = 0.95,
-    seed: int = 0,
+    rng: int | np.random.Generator | None = 0,
 ) -> CoverageCheck:
     """Draw `trials` seeded samples from a known pool and score the three interval estimators."""
     p = probabilities(weights)
@@ -522,7 +522,7 @@ def check_coverage(
     confidence = checks.fraction(confidence, "confidence")
     if trials * n_samples > MAX_SIMULATED:
         raise TooLargeError(f"{trials} trials x {n_samples} draws is too many to simulate")
-    draws = checks.rng(seed, "seed").choice(len(p), size=(trials, n_samples), p=p)
+    draws = checks.rng(rng).choice(len(p), size=(trials, n_samples), p=p)
     hits_eq = hits_chao = hits_mix = 0
     d_sum = mle_sum = chao_sum = 0.0
     for row in draws:
