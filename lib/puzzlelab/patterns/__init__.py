@@ -58,6 +58,7 @@ from .samples import (
     picture_counts,
     read_samples,
     samples_path,
+    unflagged,
     write_samples,
 )
 from .uniformity import (
@@ -121,6 +122,7 @@ __all__ = [
     "simulate_distinct",
     "stirling2",
     "uniformity_test",
+    "unflagged",
     "unseen_probability",
     "variance_distinct",
     "write_samples",

@@ -463,7 +463,8 @@ def prob_all_seen(pool: int, n_samples: int) -> float:
     if n < N:
         return 0.0
     if N > EXACT_FLOAT:
-        return math.exp(-math.exp(math.log(N) - _unseen_exponent(N, n)))
+        log_mean = math.log(N) - _unseen_exponent(N, n)  # log of the expected unseen count
+        return 0.0 if log_mean > 700 else math.exp(-math.exp(log_mean))
     if n <= MAX_STEPS and n * (N + 1) <= STEP_BUDGET or N < MAX_MATRIX:
         return float(min(1.0, distinct_distribution(N, n)[N]))
     return _all_seen_series(N, n)
