@@ -101,6 +101,56 @@ def test_bad_options_are_refused():
     ],
 )
 def test_floats_nan_and_negative_seeds_are_refused(call, word):
-    """Floats were truncated and NaN weights or seed -1 gave raw numpy errors (issue 10)."""
+    """Floats were truncated and NaN weights or seed -1 gave raw numpy errors."""
     with pytest.raises(PuzzleError, match=word):
         call()
+
+
+def test_random_openings_is_the_one_pool_sampler():
+    """An int pool draws Dirichlet weights then openings from one stream; a PatternPool uses
+    its own weights; sample_openings shows the same patterns as random_openings."""
+    from puzzlelab.game import random_openings
+
+    gen = np.random.default_rng(3)
+    weights = gen.dirichlet(np.full(30, 5.0))
+    assert (
+        random_openings(30, 50, concentration=5.0, rng=3).tolist()
+        == gen.choice(30, size=50, p=weights).tolist()
+    )
+    assert (
+        random_openings(30, 50, rng=4).tolist()
+        == np.random.default_rng(4).choice(30, size=50).tolist()
+    )
+    pool = make_pool(10)
+    idx = random_openings(pool, 40, rng=5)
+    assert [pool.patterns[i] for i in idx] == sample_openings(pool, 40, rng=5)["pattern"].tolist()
+    a = random_openings(30, 20, rng=np.random.default_rng(6))
+    assert a.tolist() == random_openings(30, 20, rng=6).tolist()
+
+
+@pytest.mark.parametrize(
+    "args,kwargs,word",
+    [
+        ((0, 5), {}, "pool"),
+        ((10**8, 5), {}, "more than"),
+        ((5, -1), {}, "n_openings"),
+        ((5, 5), {"concentration": -1.0}, "concentration"),
+        ((5, 5), {"rng": "x"}, "rng"),
+    ],
+)
+def test_random_openings_refuses_odd_arguments(args, kwargs, word):
+    from puzzlelab.game import random_openings
+
+    with pytest.raises(PuzzleError, match=word):
+        random_openings(*args, **kwargs)
+    with pytest.raises(InvalidPuzzleError, match="own weights"):
+        random_openings(make_pool(5), 5, concentration=2.0)
+
+
+def test_the_synthetic_game_is_built_like_the_writeups():
+    """Pool size and move band of the synthetic game are the write-up's published ones."""
+    from puzzlelab.game import MAX_MOVES, MIN_MOVES, POOL_SIZE
+    from puzzlelab.patterns import data
+
+    assert POOL_SIZE == data.SECOND_SURVEY.distinct
+    assert (MIN_MOVES, MAX_MOVES) == data.MOVE_RANGE

@@ -10,7 +10,8 @@ from itertools import product
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -269,7 +270,7 @@ def test_chao1_without_singletons_adds_nothing():
 
 
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=60))
-@settings(max_examples=60, deadline=None)
+@examples(60)
 def test_chao1_interval_is_ordered(counts):
     """Chao1 >= observed, and low <= estimate <= high."""
     ch = chao1(counts)
@@ -471,7 +472,7 @@ def test_csv_reports_every_bad_line():
 
 
 @given(st.lists(st.tuples(st.integers(1, 6), st.permutations([0, 2, 3, 4, 5, 6, 7, 8, 9]))))
-@settings(max_examples=40, deadline=None)
+@examples(40)
 def test_csv_round_trip_property(rows):
     """Any solvable patterns with pictures 1..6 survive format -> parse."""
     rows = [(p, tuple(s)) for p, s in rows if is_solvable(tuple(s), GAME_GOAL, (3, 3))]

@@ -1,4 +1,4 @@
-"""Pattern statistics on odd input (issue 10): refused clearly, large counts answered fast.
+"""Pattern statistics on odd input: refused clearly, large counts and huge pools answered fast.
 
 Large-argument answers are checked against asymptotic formulas or against the defining
 inequality evaluated independently with exact fractions, never against the code itself.
@@ -38,7 +38,7 @@ LN2 = Fraction("0.69314718055994530941723212145817656807550013436026")  # ln 2, 
 ESTIMATORS = [chao1, coverage, mixture_pool_size]
 
 
-# ---- item 7: no silent change of the input --------------------------------------------------
+# ---- no silent change of the input --------------------------------------------------------
 
 
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda f: f.__name__)
@@ -84,7 +84,7 @@ def test_trials_zero_and_float_arguments():
         uniformity_test([10, 20.5, 3])
 
 
-# ---- item 11: large counts, fast and right --------------------------------------------------
+# ---- large counts, fast and right ---------------------------------------------------------
 
 
 def climb_mle(n: int, d: int) -> int:
@@ -178,7 +178,7 @@ def test_too_large_is_refused_at_once(call):
         call()
 
 
-# ---- item 14: writers never lose a file -----------------------------------------------------
+# ---- writers never lose a file --------------------------------------------------------------
 
 
 def good_rows(n=3) -> pd.DataFrame:

@@ -47,7 +47,7 @@ def probabilities(weights: Sequence[float]) -> np.ndarray:
     """Weights as probabilities (non-negative, finite, normalised)."""
     try:
         w = np.asarray(weights, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidPuzzleError("weights must be a list of numbers") from None
     if w.ndim != 1 or len(w) == 0 or not np.isfinite(w).all() or np.any(w < 0) or w.sum() <= 0:
         raise InvalidPuzzleError("weights must be a non-empty list of non-negative finite numbers")
@@ -345,7 +345,7 @@ def distinct_distribution_exact(pool: int, n_samples: int) -> list[Fraction]:
 def distinct_distribution_enumerated(pool: int, n_samples: int) -> np.ndarray:
     """Slowest reference: count distinct values over all N^n draw sequences (tiny cases only)."""
     pool, n_samples = check_pool(pool), check_samples(n_samples)
-    if pool**n_samples > 2_000_000:
+    if n_samples > 21 or pool**n_samples > 2**21:  # n first: pool**n is never a huge power
         raise TooLargeError(f"{pool}^{n_samples} sequences is too many to enumerate")
     seqs = np.indices((pool,) * n_samples).reshape(n_samples, -1).T
     distinct = np.array([len(set(row)) for row in seqs.tolist()])

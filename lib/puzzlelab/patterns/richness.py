@@ -36,6 +36,7 @@ from .occupancy import (
 
 MAX_COUNT = 10**12  # one pattern's count; sums stay far from int64 overflow
 MAX_POOL = 10**7  # largest interval end searched by the exact equal-weights interval
+MAX_SAMPLES = 10**15  # openings in one sample (the estimators work in floats)
 
 
 def _num(x: float) -> str:
@@ -94,7 +95,7 @@ def log_likelihood(pool: int | np.ndarray, n_samples: int, n_distinct: int) -> n
 
 def _check_counts(n_samples: object, n_distinct: object) -> tuple[int, int]:
     """Whole numbers with 1 <= d <= n."""
-    n = checks.integer(n_samples, "n_samples", minimum=1)
+    n = checks.integer(n_samples, "n_samples", minimum=1, maximum=MAX_SAMPLES)
     d = checks.integer(n_distinct, "n_distinct", minimum=1)
     if d > n:
         raise InvalidPuzzleError(
@@ -232,6 +233,8 @@ def interval_coverage(pool: int, n_samples: int, confidence: float = 0.95) -> fl
 
 def is_pool_estimate(est: PoolEstimate) -> bool:
     """Validator: low <= estimate <= high, low >= d, and the moment estimate is >= d."""
+    if not isinstance(est, PoolEstimate):
+        raise InvalidPuzzleError(f"expected a PoolEstimate (estimate_pool_size), not {est!r:.60}")
     return est.n_distinct <= est.low <= est.estimate <= est.high and est.moment >= est.n_distinct
 
 

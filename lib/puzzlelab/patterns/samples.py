@@ -160,7 +160,7 @@ def _parse_row(
         raise ParseError(f"picture {pic_text!r} is not a whole number")
     top = MAX_PICTURES if n_pictures is None else n_pictures
     if len(pic_text.lstrip("0")) > len(str(top)) or not 1 <= int(pic_text) <= top:
-        raise InvalidPuzzleError(f"picture {pic_text[:20]!r} is outside 1..{top}")
+        raise InvalidPuzzleError(f"picture {pic_text[:20]} is outside 1..{top}")
     picture = int(pic_text)
     if len(pat_text) != 9:
         raise ParseError(f"pattern {pat_text!r} has {len(pat_text)} characters, expected 9")
