@@ -149,7 +149,7 @@ def variance_distinct(pool: int, n_samples: int) -> float:
     Var = N a [(1 - a) - (N - 1) a (1 - e^-y)] with a = (1 - 1/N)^n and
     y = -n log(1 - 1/(N-1)^2): the two terms in the bracket nearly cancel when n << N (the
     variance is then about n(n-1)/2N), so they are computed with `decimal` at about
-    digits(N) + 30 digits. Pools up to 10**2000; `TooLargeError` beyond, or when the variance
+    digits(N) + 30 digits. Pools below 10**2000; `TooLargeError` beyond, or when the variance
     exceeds the float range.
     """
     N, n = check_pool(pool), check_samples(n_samples)
@@ -418,7 +418,7 @@ def samples_needed(pool: int, reliability: float = 0.001) -> int:
     Parameters
     ----------
     pool : int
-        N, the number of patterns expected (up to 10**2000: beyond 2**53 the answer is
+        N, the number of patterns expected (below 10**2000: beyond 2**53 the answer is
         computed with `decimal`, keeping every digit of it).
     reliability : float
         The accepted risk, strictly between 0 and 1.
