@@ -18,10 +18,10 @@ help:  ## list the targets
 
 setup: $(STAMP)  ## create .venv and install puzzlelab (editable) with its dependencies
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements.txt
+	$(BIN)/python -m pip install -q -r requirements-test.txt
 	$(BIN)/python -m pip install -q --no-deps -e .
 	@touch $@
 

@@ -50,7 +50,7 @@ def main() -> None:
     closed, cw, cc = timed(
         repeat=3, fn=lambda: np.array([pt.expected_distinct(N, 80) for N in pools])
     )
-    sim, sw, sc = timed(repeat=3, fn=lambda: pt.simulate_curve(pools, 80, trials=100, seed=0))
+    sim, sw, sc = timed(repeat=3, fn=lambda: pt.simulate_curve(pools, 80, trials=100, rng=0))
     rows.append(
         (
             "chart: pools 1-100 x 100 runs x 80",
@@ -69,7 +69,7 @@ def main() -> None:
     base, bw, bc = timed(repeat=3, fn=lambda: baseline_curve([80], 500, 100))
     closed, cw, cc = timed(repeat=3, fn=lambda: pt.expected_distinct(80, 500))
     sim, sw, sc = timed(
-        repeat=3, fn=lambda: pt.simulate_distinct(80, 500, trials=100, seed=0).mean()
+        repeat=3, fn=lambda: pt.simulate_distinct(80, 500, trials=100, rng=0).mean()
     )
     rows.append(
         (

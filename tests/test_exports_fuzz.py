@@ -161,14 +161,6 @@ PENDING: dict[str, str] = {
     "video.load_pictures": "video helper: OverflowError, TypeError",
     "video.read_board": "video helper: AttributeError",
     "video.read_frame": "video helper: TypeError",
-    "patterns.distinct_distribution_enumerated": "patterns helper: TIMEOUT",
-    "patterns.draw_difficulty": "patterns helper: AttributeError",
-    "patterns.draw_frequencies": "patterns helper: AttributeError",
-    "patterns.draw_pool_estimate": "patterns helper: AttributeError",
-    "patterns.draw_risk": "patterns helper: IndexError, KeyError, TypeError",
-    "patterns.is_pool_estimate": "patterns helper: AttributeError",
-    "patterns.read_samples": "patterns helper: TypeError",
-    "patterns.simulate_curve": "patterns helper: TypeError",
 }
 
 

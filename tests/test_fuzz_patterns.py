@@ -1,28 +1,25 @@
-"""Fuzz every public entry point of puzzlelab.patterns (issue 10).
+"""Fuzz every public entry point of puzzlelab.patterns and puzzlelab.game.
 
 Random numbers (NaN, inf, negative, huge, float, numpy ints, text, None), random count lists
 and random CSV text or bytes: each call must return a sane answer or raise a `PuzzleError`,
-within hypothesis's per-call deadline. About 20 s of CPU in all.
+within `fuzz_call`'s deadline. The contract test walks `__all__`, so a new export is fuzzed
+without anyone remembering to. About 20 s of CPU in all.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
-from datetime import timedelta
 
 import numpy as np
 import pandas as pd
-from conftest import fuzz_call
-from hypothesis import HealthCheck, given, settings
+import pytest
+from conftest import examples, fuzz_call
+from hypothesis import given
 from hypothesis import strategies as st
 
+from puzzlelab import game
 from puzzlelab import patterns as pt
-
-FUZZ = settings(
-    max_examples=100,
-    deadline=timedelta(seconds=10),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
 
 numbers = st.one_of(
     st.integers(-5, 3000),
@@ -50,7 +47,7 @@ def is_probability(x) -> bool:
     return x is None or (0.0 <= x <= 1.0)
 
 
-@FUZZ
+@examples(100)
 @given(numbers, numbers)
 def test_occupancy_functions(pool, n):
     for fn in (pt.expected_distinct, pt.variance_distinct, pt.unseen_probability):
@@ -61,7 +58,7 @@ def test_occupancy_functions(pool, n):
     assert dist is None or (np.all(dist >= 0) and abs(dist.sum() - 1) < 1e-6)
 
 
-@FUZZ
+@examples(100)
 @given(numbers, fractions_)
 def test_sample_sizes(pool, level):
     n = call(pt.samples_needed, pool, level)
@@ -70,7 +67,7 @@ def test_sample_sizes(pool, level):
     assert m is None or (isinstance(m, int) and m >= pool)
 
 
-@FUZZ
+@examples(100)
 @given(numbers, numbers, fractions_)
 def test_pool_size_estimates(n, d, confidence):
     est = call(pt.estimate_pool_size, n, d, confidence)
@@ -81,7 +78,7 @@ def test_pool_size_estimates(n, d, confidence):
     assert moment is None or moment >= d - 1e-9
 
 
-@FUZZ
+@examples(100)
 @given(count_lists, fractions_)
 def test_count_based_estimators(counts, confidence):
     for fn in (pt.chao1, pt.mixture_pool_size):
@@ -94,7 +91,7 @@ def test_count_based_estimators(counts, confidence):
     assert test is None or (0 <= test.p_value <= 1 and test.conclusion in ("equal", "unequal"))
 
 
-@settings(FUZZ, max_examples=30)
+@examples(30)
 @given(numbers, numbers, numbers, numbers)
 def test_simulation(pool, n, trials, seed):
     out = call(pt.simulate_distinct, pool, n, trials, seed)
@@ -110,14 +107,14 @@ rows = st.lists(
 )
 
 
-@FUZZ
+@examples(100)
 @given(st.one_of(st.text(max_size=200), rows.map(lambda r: "\n".join(f"{a},{b}" for a, b in r))))
 def test_parse_samples_text(text):
     table = call(pt.parse_samples, text)
     assert table is None or (len(table) >= 1 and table["picture"].between(1, 6).all())
 
 
-@FUZZ
+@examples(100)
 @given(st.binary(max_size=200))
 def test_read_samples_bytes(tmp_path_factory, raw):
     path = tmp_path_factory.mktemp("fuzz") / "samples.csv"
@@ -126,7 +123,7 @@ def test_read_samples_bytes(tmp_path_factory, raw):
     assert table is None or len(table) >= 1
 
 
-@FUZZ
+@examples(100)
 @given(rows, st.booleans())
 def test_write_samples_only_writes_what_reads_back(tmp_path_factory, rows, allow_empty):
     """Whatever the writer accepts, the reader reads back to the same rows."""
@@ -141,7 +138,7 @@ def test_write_samples_only_writes_what_reads_back(tmp_path_factory, rows, allow
     assert back["pattern"].tolist() == [p.upper() for p in table["pattern"]]
 
 
-@FUZZ
+@examples(100)
 @given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=6), numbers)
 def test_weighted_expectations(weights, n):
     out = call(pt.expected_distinct, None, n, weights)
@@ -163,7 +160,7 @@ tables = st.one_of(
 )
 
 
-@settings(FUZZ, max_examples=60)
+@examples(60)
 @given(tables, numbers, fractions_)
 def test_sample_table_functions(samples, n_pictures, alpha):
     """Tables with odd pictures and patterns (or no table at all) are refused or analysed."""
@@ -183,7 +180,7 @@ def test_sample_table_functions(samples, n_pictures, alpha):
     assert worst is None or worst[1] == max(moves.values())
 
 
-@FUZZ
+@examples(100)
 @given(numbers, numbers, numbers)
 def test_remaining_numeric_helpers(a, b, c):
     s = call(pt.stirling2, a, b)
@@ -196,7 +193,7 @@ def test_remaining_numeric_helpers(a, b, c):
     assert av is None or np.all(np.asarray(av) >= 0)
 
 
-@settings(FUZZ, max_examples=30)
+@examples(30)
 @given(st.lists(st.one_of(st.floats(0, 5), numbers), max_size=5), numbers, numbers, fractions_)
 def test_coverage_check(weights, n, trials, confidence):
     """check_coverage with tiny pools; its fractions are frequencies."""
@@ -204,3 +201,33 @@ def test_coverage_check(weights, n, trials, confidence):
         return  # valid but slow: covered by test_patterns
     out = call(pt.check_coverage, weights, n, trials, confidence)
     assert out is None or 0 <= out.equal_weights <= 1 and 0 <= out.mixture <= 1
+
+
+ODD = [None, "x", -1, 2.5, float("nan"), 10**400, [], [1, "a"], pd.DataFrame({"x": [1]})]
+PUBLIC = sorted(
+    [getattr(pt, name) for name in pt.__all__ if inspect.isfunction(getattr(pt, name))]
+    + [game.make_pool, game.random_openings, game.sample_openings],
+    key=lambda fn: fn.__name__,
+)
+
+
+def test_the_contract_covers_every_export():
+    """Every function in patterns' __all__ is in the list below (classes and modules are not)."""
+    names = {fn.__name__ for fn in PUBLIC}
+    assert {"prob_at_least", "write_samples", "unflagged", "random_openings"} <= names
+    assert len(PUBLIC) >= 40
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda fn: fn.__name__)
+def test_every_export_refuses_odd_arguments_clearly(fn, tmp_path, monkeypatch):
+    """Each odd value in each of the first three positions: a result or a PuzzleError."""
+    monkeypatch.chdir(tmp_path)  # a writer given a name writes here, never into the project
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    params = [p for p in inspect.signature(fn).parameters.values() if p.kind in kinds]
+    required = sum(p.default is inspect.Parameter.empty for p in params)
+    good = [5, 3, 2, 2]
+    for position in range(min(3, len(params))):
+        for value in ODD:
+            args = good[: max(required, position + 1)]
+            args[position] = value
+            call(fn, *args)

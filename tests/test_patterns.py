@@ -10,17 +10,18 @@ from itertools import product
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlelab.game import GAME_GOAL, make_pool, sample_openings
 from puzzlelab.patterns import (
-    WRITEUP_SHARED,  # the write-up's 500-sample "similarity matrix" (pictures 1..6)
     chao1,
     check_coverage,
     coverage,
+    data,
     difficulty,
     distinct_distribution,
     distinct_distribution_enumerated,
@@ -99,7 +100,7 @@ def test_writeup_expected_distinct_and_its_simulation():
 def test_writeup_simulation_chart_crosses_48_near_70():
     """Seeded rerun of the chart (pools 1-100, 100 trials, 80 samples) crosses 48 near 70."""
     pools = np.arange(1, 101)
-    curve = simulate_curve(pools, 80, trials=100, seed=0)
+    curve = simulate_curve(pools, 80, trials=100, rng=0)
     exact = np.array([expected_distinct(N, 80) for N in pools])
     assert np.all(np.abs(curve - exact) < 1.0)  # 100-trial means scatter by < 1 pattern
     crossing = pools[np.argmax(curve >= 48)]
@@ -120,14 +121,14 @@ def test_writeup_mean_of_all_states_and_hardest_pattern():
 
 def test_writeup_shared_matrix_fits_one_common_pool():
     """The write-up's matrix is what one pool of 80 equal patterns predicts (not own pools)."""
-    diag = np.diag(WRITEUP_SHARED)
+    diag = np.diag(data.SHARED)
     counts = samples_for_distinct(80, diag)
     assert abs(counts.sum() - 500) < 15  # the inferred picture counts add up to ~500 openings
     expected = expected_shared_matrix(counts, np.ones(80))
     assert np.allclose(np.diag(expected), diag)
     off = ~np.eye(6, dtype=bool)
-    assert np.abs(expected[off] - WRITEUP_SHARED[off]).mean() < 3
-    assert WRITEUP_SHARED[off].min() > 20  # separate pools would give zeros
+    assert np.abs(expected[off] - data.SHARED[off]).mean() < 3
+    assert data.SHARED[off].min() > 20  # separate pools would give zeros
 
 
 # ----------------------------------------------------------------------------- exact occupancy
@@ -184,11 +185,11 @@ def test_prob_all_seen_against_inclusion_exclusion():
 def test_simulation_agrees_with_closed_form():
     """Seeded simulation means sit within 4 standard errors of E[D]."""
     for pool, n in [(70, 80), (80, 500), (10, 10)]:
-        sims = simulate_distinct(pool, n, trials=2000, seed=1)
+        sims = simulate_distinct(pool, n, trials=2000, rng=1)
         se = math.sqrt(variance_distinct(pool, n) / len(sims))
         assert abs(sims.mean() - expected_distinct(pool, n)) < 4 * se + 1e-12
     weights = np.arange(1, 21)
-    sims = simulate_distinct(20, 15, trials=4000, seed=2, weights=weights)
+    sims = simulate_distinct(20, 15, trials=4000, rng=2, weights=weights)
     assert abs(sims.mean() - expected_distinct(None, 15, weights=weights)) < 0.1
 
 
@@ -231,7 +232,7 @@ def test_interval_coverage_is_at_least_nominal(pool, n):
 
 def test_interval_coverage_by_simulation():
     """Over seeded simulated samples from 70 patterns the 95 % interval covers near 95 %."""
-    distinct = simulate_distinct(70, 80, trials=400, seed=3)
+    distinct = simulate_distinct(70, 80, trials=400, rng=3)
     hits = [estimate_pool_size(80, int(d)).contains(70) for d in distinct]
     assert 0.92 <= np.mean(hits) <= 1.0
 
@@ -269,7 +270,7 @@ def test_chao1_without_singletons_adds_nothing():
 
 
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=60))
-@settings(max_examples=60, deadline=None)
+@examples(60)
 def test_chao1_interval_is_ordered(counts):
     """Chao1 >= observed, and low <= estimate <= high."""
     ch = chao1(counts)
@@ -285,14 +286,14 @@ def test_mixture_estimator_on_equal_and_unequal_pools():
     mix = mixture_pool_size(counts)
     est = estimate_pool_size(300, int(np.count_nonzero(counts)))
     assert mix.contains(70) and abs(mix.estimate - est.estimate) <= 2
-    check = check_coverage(make_pool().weights, 500, trials=120, seed=4)
+    check = check_coverage(make_pool().weights, 500, trials=120, rng=4)
     assert check.mixture >= 0.88
     assert check.equal_weights < check.mixture  # unequal weights break the equal-weights model
 
 
 def test_default_game_recovers_true_pool():
     """The notebook's claim: on the default synthetic game the pool of 80 is inside the interval."""
-    samples = sample_openings(make_pool(), 500, seed=0)
+    samples = sample_openings(make_pool(), 500, rng=0)
     counts = frequency_counts(samples)
     assert mixture_pool_size(counts).contains(80)
     assert chao1(counts).contains(80)
@@ -333,7 +334,7 @@ def test_uniformity_monte_carlo_and_chi_square_agree_with_exact():
     """Forced Monte-Carlo is close to the exact p; chi-square matches scipy."""
     counts = [9, 4, 12, 5]
     exact = uniformity_test(counts)
-    mc = uniformity_test(counts, max_enumerate=0, n_simulations=20000, seed=1)
+    mc = uniformity_test(counts, max_enumerate=0, n_simulations=20000, rng=1)
     assert exact.method == "exact" and mc.method == "monte-carlo"
     assert abs(exact.p_value - mc.p_value) < 0.015
     assert exact.p_chi2 == pytest.approx(stats.chisquare(counts).pvalue)
@@ -351,7 +352,7 @@ def test_picture_counts_and_range():
 
 def _random_patterns(k: int, seed: int) -> list[str]:
     """k distinct solvable patterns (from the game model's pool)."""
-    return make_pool(k, seed=seed).patterns
+    return make_pool(k, rng=seed).patterns
 
 
 def test_shared_matrix_against_sets():
@@ -418,7 +419,7 @@ def test_difficulty_by_hand():
 
 def test_game_is_harder_than_a_random_shuffle_in_the_default_model():
     """The default game's openings (17-28 moves) average more than 21.97 moves."""
-    result = difficulty(sample_openings(make_pool(), 500, seed=0))
+    result = difficulty(sample_openings(make_pool(), 500, rng=0))
     assert 17 <= result.min and result.max <= 28
     assert result.conclusion == "harder" and result.mean > result.uniform_mean
 
@@ -428,7 +429,7 @@ def test_game_is_harder_than_a_random_shuffle_in_the_default_model():
 
 def test_csv_round_trip_and_forms(tmp_path):
     """Written samples read back; header optional; BOM and lower-case b accepted."""
-    samples = sample_openings(make_pool(), 30, seed=1)
+    samples = sample_openings(make_pool(), 30, rng=1)
     path = write_samples(samples, tmp_path / "samples.csv")
     back = read_samples(path)
     assert back["pattern"].tolist() == samples["pattern"].tolist()
@@ -471,7 +472,7 @@ def test_csv_reports_every_bad_line():
 
 
 @given(st.lists(st.tuples(st.integers(1, 6), st.permutations([0, 2, 3, 4, 5, 6, 7, 8, 9]))))
-@settings(max_examples=40, deadline=None)
+@examples(40)
 def test_csv_round_trip_property(rows):
     """Any solvable patterns with pictures 1..6 survive format -> parse."""
     rows = [(p, tuple(s)) for p, s in rows if is_solvable(tuple(s), GAME_GOAL, (3, 3))]
@@ -519,7 +520,7 @@ def test_mixture_search_finds_the_profile_maximum(seed, size, pool):
 
 def test_writes_the_video_readers_table(tmp_path):
     """The extractor's table (picture, state as tuples or strings) goes through the one writer."""
-    samples = sample_openings(make_pool(), 25, seed=4)
+    samples = sample_openings(make_pool(), 25, rng=4)
     table = pd.DataFrame({"picture": samples["picture"], "state": samples["state"]})
     path = write_samples(table, tmp_path / "samples.csv")
     back = read_samples(path)
@@ -552,6 +553,6 @@ def test_figures_of_the_study():
         557,
     ]
     _, ax = plt.subplots()
-    draw_matrix(WRITEUP_SHARED, ax)
+    draw_matrix(data.SHARED, ax)
     assert [t.get_text() for t in ax.texts][:3] == ["60", "33", "41"]
     plt.close("all")

@@ -1,4 +1,4 @@
-"""Pattern statistics on odd input (issue 10): refused clearly, large counts answered fast.
+"""Pattern statistics on odd input: refused clearly, large counts and huge pools answered fast.
 
 Large-argument answers are checked against asymptotic formulas or against the defining
 inequality evaluated independently with exact fractions, never against the code itself.
@@ -7,6 +7,7 @@ inequality evaluated independently with exact fractions, never against the code 
 from __future__ import annotations
 
 import math
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -37,7 +38,7 @@ LN2 = Fraction("0.69314718055994530941723212145817656807550013436026")  # ln 2, 
 ESTIMATORS = [chao1, coverage, mixture_pool_size]
 
 
-# ---- item 7: no silent change of the input --------------------------------------------------
+# ---- no silent change of the input --------------------------------------------------------
 
 
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda f: f.__name__)
@@ -83,7 +84,7 @@ def test_trials_zero_and_float_arguments():
         uniformity_test([10, 20.5, 3])
 
 
-# ---- item 11: large counts, fast and right --------------------------------------------------
+# ---- large counts, fast and right ---------------------------------------------------------
 
 
 def climb_mle(n: int, d: int) -> int:
@@ -177,7 +178,7 @@ def test_too_large_is_refused_at_once(call):
         call()
 
 
-# ---- item 14: writers never lose a file -----------------------------------------------------
+# ---- writers never lose a file --------------------------------------------------------------
 
 
 def good_rows(n=3) -> pd.DataFrame:
@@ -283,3 +284,102 @@ def read_samples_text(text):
     from puzzlelab.patterns import parse_samples
 
     return parse_samples(text)
+
+
+# ---- counts outside the possible range ------------------------------------------------------
+
+
+@pytest.mark.parametrize("d", [-1, -2, -(10**30), 0])
+def test_at_least_a_non_positive_count_is_certain(d):
+    """P(D >= d) is 1 for d <= 0 (a negative d was a list index: 0.3024 for d = -1)."""
+    from puzzlelab.patterns import prob_at_least, prob_at_most
+
+    assert prob_at_least(10, 5, d) == 1.0
+    assert prob_at_most(10, 5, d - 1) == 0.0
+
+
+def test_counts_beyond_the_range_and_wrong_types():
+    from puzzlelab.patterns import prob_at_least, prob_at_most
+
+    assert prob_at_least(10, 5, 6) == 0.0 and prob_at_most(10, 5, 10**30) == 1.0
+    assert prob_at_most(10, 5, -1) == 0.0
+    for bad in (2.5, "3", None, float("nan")):
+        with pytest.raises(PuzzleError, match="n_distinct"):
+            prob_at_least(10, 5, bad)
+
+
+# ---- pools of any size ----------------------------------------------------------------------
+
+HUGE = 10**400
+
+
+def test_expected_distinct_for_a_huge_pool():
+    """10^400 patterns: every draw is new to float precision (OverflowError before)."""
+    from puzzlelab.patterns import expected_distinct
+
+    assert expected_distinct(HUGE, 500) == 500.0
+    assert expected_distinct(HUGE, np.array([0, 1, 7])).tolist() == [0.0, 1.0, 7.0]
+    assert expected_distinct(10**20, 10**400) == 1e20  # every pattern seen
+
+
+def test_expected_distinct_beyond_the_float_range_is_refused():
+    from puzzlelab.patterns import expected_distinct, variance_distinct
+
+    with pytest.raises(TooLargeError, match="exceeds a float"):
+        expected_distinct(HUGE, HUGE)
+    with pytest.raises(TooLargeError, match="exceeds a float"):
+        variance_distinct(HUGE, HUGE)
+
+
+@pytest.mark.parametrize("pool", [10**7, 10**9, 10**15, 10**20])
+def test_variance_for_large_pools_is_the_collision_count(pool):
+    """n << N: Var[D] = n(n-1)/2N (1 - O(n/N)); the float formula lost it from N ~ 10^7."""
+    from puzzlelab.patterns import variance_distinct
+
+    n = 500
+    assert variance_distinct(pool, n) == pytest.approx(n * (n - 1) / (2 * pool), rel=1e-4)
+    assert variance_distinct(pool, 2) == pytest.approx((1 - 1 / pool) / pool, rel=1e-12)
+
+
+def test_variance_matches_exact_fractions_on_a_mid_size_pool():
+    """Var from the exact distribution (fractions) for N = 10^6, n = 40."""
+    from puzzlelab.patterns import variance_distinct
+
+    pool, n = 10**6, 40
+    dist = distinct_distribution_exact(pool, n)
+    mean = sum(k * p for k, p in enumerate(dist))
+    var = sum((k - mean) ** 2 * p for k, p in enumerate(dist))
+    assert variance_distinct(pool, n) == pytest.approx(float(var), rel=1e-12)
+
+
+def test_sample_sizes_for_a_huge_pool():
+    """samples_needed and samples_to_see_all answer for 10^400 with every digit."""
+    from puzzlelab.patterns import samples_needed, samples_to_see_all
+
+    n = samples_needed(HUGE, 2.0**-10)
+    with localcontext() as ctx:  # the defining inequality at 1,000 digits, by another route
+        ctx.prec = 1000
+        step, target = ((Decimal(HUGE) + 1) / HUGE).ln(), 10 * Decimal(2).ln()
+        assert (n - 1) * step < target <= n * step
+    m = samples_to_see_all(HUGE, 0.5)
+    assert m / HUGE == pytest.approx(math.log(HUGE) - math.log(math.log(2)), rel=1e-12)
+
+
+def test_other_occupancy_functions_with_a_huge_pool():
+    from puzzlelab.patterns import (
+        distinct_distribution,
+        samples_for_distinct,
+        unseen_probability,
+    )
+
+    assert unseen_probability(HUGE, 500) == 1.0
+    assert samples_for_distinct(HUGE, 3.0) == 3.0
+    assert distinct_distribution(HUGE, 4).tolist() == [0, 0, 0, 0, 1]
+    assert prob_all_seen(HUGE, 2 * HUGE) == 0.0
+    with pytest.raises(TooLargeError, match="beyond numpy"):
+        simulate_distinct(HUGE, 5)
+
+    from puzzlelab.patterns import log_likelihood
+
+    with pytest.raises(PuzzleError, match="pool sizes"):
+        log_likelihood(HUGE, 10, 5)

@@ -62,7 +62,10 @@ def number(
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise PuzzleError(f"{name} must be a number, not {value!r}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int beyond the float range, e.g. 10**400
+        raise PuzzleError(f"{name} must be a number within the float range (about 1e308)") from None
     if math.isnan(value):
         raise PuzzleError(f"{name} is NaN; pass a number")
     if math.isinf(value) and not allow_inf:

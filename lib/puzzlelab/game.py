@@ -4,6 +4,9 @@ The game shows one of six pictures cut into a 3x3 puzzle whose solved state is `
 (tiles numbered like a numeric keypad, blank bottom-left). Each time the puzzle is opened it
 draws a shuffle from a fixed pool of patterns with unequal frequencies. The recording study
 films this model and the statistics study tries to recover the pool from samples of it.
+
+`random_openings` is the lab's one way to draw openings from a pool (the synthetic game's, or
+an abstract pool of N patterns with Dirichlet weights, as the pool-size explorer uses).
 """
 
 from __future__ import annotations
@@ -14,12 +17,16 @@ import numpy as np
 import pandas as pd
 
 from . import checks
-from .errors import InvalidPuzzleError
+from .errors import InvalidPuzzleError, TooLargeError
 from .sliding import State, parse_board, to_pattern
 
 GAME_GOAL: State = parse_board("789456B23")
 GAME_SHAPE = (3, 3)
 N_PICTURES = 6
+# The synthetic game is built like the write-up's: as many patterns as it found in 500 openings
+# (patterns.data.SECOND_SURVEY) within its band of minimum moves (patterns.data.MOVE_RANGE).
+POOL_SIZE = 80
+MIN_MOVES, MAX_MOVES = 17, 28
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,18 +47,19 @@ class PatternPool:
 
 
 def make_pool(
-    n_patterns: int = 80,
+    n_patterns: int = POOL_SIZE,
     *,
-    min_moves: int = 17,
-    max_moves: int = 28,
+    min_moves: int = MIN_MOVES,
+    max_moves: int = MAX_MOVES,
     concentration: float = 5.0,
-    seed: int = 0,
+    rng: int | np.random.Generator | None = 0,
 ) -> PatternPool:
     """A pool of distinct solvable shuffles `min_moves..max_moves` from the game's goal.
 
     Shuffles are drawn uniformly among the states in that distance band (the write-up's 500
     samples ranged from 17 to 28 moves); weights come from a Dirichlet(concentration)
-    draw, so some patterns are several times more frequent than others.
+    draw, so some patterns are several times more frequent than others. `rng` (an int seed or
+    a Generator, SPEC 7) chooses the states and then the weights.
     """
     from .sliding import distance_table
 
@@ -61,7 +69,7 @@ def make_pool(
     concentration = checks.number(
         concentration, "the Dirichlet concentration", minimum=0.0, maximum=1e6, open_interval=True
     )
-    seed = checks.integer(seed, "seed", minimum=0)
+    rng = checks.rng(rng)
     table = distance_table(GAME_SHAPE, GAME_GOAL, cache=False, progress=False)
     band = np.flatnonzero((table.depths >= min_moves) & (table.depths <= max_moves))
     if len(band) < n_patterns:
@@ -69,10 +77,60 @@ def make_pool(
             f"only {len(band)} states lie {min_moves}..{max_moves} moves from the goal, "
             f"fewer than the {n_patterns} patterns asked for"
         )
-    rng = np.random.default_rng(seed)
     chosen = np.sort(rng.choice(band, size=n_patterns, replace=False))
-    weights = rng.dirichlet(np.full(n_patterns, float(concentration)))
+    weights = _dirichlet(rng, n_patterns, concentration)
     return PatternPool(states=tuple(table.states(chosen)), weights=weights)
+
+
+def _dirichlet(rng: np.random.Generator, n_patterns: int, concentration: float) -> np.ndarray:
+    """Pattern weights from a symmetric Dirichlet(concentration) draw."""
+    return rng.dirichlet(np.full(n_patterns, float(concentration)))
+
+
+def random_openings(
+    pool: PatternPool | int,
+    n_openings: int,
+    *,
+    concentration: float = 0.0,
+    rng: int | np.random.Generator | None = 0,
+) -> np.ndarray:
+    """Indices of the patterns shown by `n_openings` random openings of a pool.
+
+    Parameters
+    ----------
+    pool : PatternPool or int
+        A pool from `make_pool` (its own weights), or a number N of abstract patterns 0..N-1
+        whose weights are drawn here from a symmetric Dirichlet(concentration).
+    n_openings : int
+        Openings to draw.
+    concentration : float
+        For an int pool: 0 for equal weights, else the Dirichlet concentration (small = very
+        unequal). Must be 0 for a PatternPool, which has its weights.
+    rng : int, Generator or None
+        Seed or generator (SPEC 7); the weights are drawn first, then the openings.
+
+    Returns
+    -------
+    ndarray of int
+        One pattern index per opening.
+
+    Examples
+    --------
+    >>> random_openings(5, 8, rng=1).tolist()
+    [2, 2, 3, 4, 0, 0, 4, 4]
+    """
+    rng = checks.rng(rng)
+    n_openings = checks.integer(n_openings, "n_openings", minimum=0, maximum=10**8)
+    concentration = checks.number(concentration, "concentration", minimum=0.0, maximum=1e6)
+    if isinstance(pool, PatternPool):
+        if concentration:
+            raise InvalidPuzzleError("a PatternPool has its own weights: leave concentration 0")
+        return rng.choice(len(pool), size=n_openings, p=pool.weights)
+    n_patterns = checks.integer(pool, "pool (a PatternPool or a number of patterns)", minimum=1)
+    if n_patterns > 10**7:
+        raise TooLargeError(f"a pool of {n_patterns} patterns is more than this model draws from")
+    weights = _dirichlet(rng, n_patterns, concentration) if concentration else None
+    return rng.choice(n_patterns, size=n_openings, p=weights)
 
 
 def sample_openings(
@@ -81,14 +139,14 @@ def sample_openings(
     *,
     n_pictures: int = N_PICTURES,
     picture_weights: np.ndarray | None = None,
-    seed: int = 0,
+    rng: int | np.random.Generator | None = 0,
 ) -> pd.DataFrame:
     """Simulate `n_openings` openings: columns opening, picture (1-based), state, pattern."""
     if not isinstance(pool, PatternPool):
         raise InvalidPuzzleError("pool must be a PatternPool (from make_pool)")
     n_openings = checks.integer(n_openings, "n_openings", minimum=0, maximum=10**8)
     n_pictures = checks.integer(n_pictures, "n_pictures", minimum=1, maximum=10**6)
-    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
+    rng = checks.rng(rng)
     pw = np.full(n_pictures, 1.0 / n_pictures) if picture_weights is None else picture_weights
     try:
         pw = np.asarray(pw, dtype=float)
@@ -100,7 +158,7 @@ def sample_openings(
             f"picture_weights must be {n_pictures} non-negative numbers with a positive sum"
         )
     pw = pw / pw.sum()
-    idx = rng.choice(len(pool), size=n_openings, p=pool.weights)
+    idx = random_openings(pool, n_openings, rng=rng)
     pictures = rng.choice(n_pictures, size=n_openings, p=pw) + 1
     states = [pool.states[i] for i in idx]
     return pd.DataFrame(

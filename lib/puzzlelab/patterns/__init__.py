@@ -6,12 +6,14 @@ pattern unlikely, are the six pictures equally frequent, does each picture have 
 and how many moves does a typical opening need? It answered by simulation; here are the
 closed forms (the classical occupancy model) next to seeded simulations of the same question.
 
-Modules: `samples` (the samples CSV: one reader, one writer), `occupancy` (the equal-weights
+Modules: `data` (the write-up's published figures, each once with its source), `samples`
+(the samples CSV: one reader, one writer), `occupancy` (the equal-weights
 model: E[D], P(D = k), sample sizes), `richness` (pool-size estimators: MLE, Good-Turing,
 Chao1, Gamma-Poisson), `uniformity` (equal pictures? one shared pool?), `difficulty`
 (minimum moves of the openings), `plots` (the study's figures).
 """
 
+from . import data
 from .difficulty import Difficulty, difficulty, game_table, hardest_pattern, minimum_moves
 from .occupancy import (
     distinct_distribution,
@@ -56,10 +58,10 @@ from .samples import (
     picture_counts,
     read_samples,
     samples_path,
+    unflagged,
     write_samples,
 )
 from .uniformity import (
-    WRITEUP_SHARED,
     SharedPatternTest,
     UniformityTest,
     expected_shared_matrix,
@@ -69,7 +71,7 @@ from .uniformity import (
 )
 
 __all__ = [
-    "WRITEUP_SHARED",
+    "data",
     "Chao1",
     "Coverage",
     "CoverageCheck",
@@ -120,6 +122,7 @@ __all__ = [
     "simulate_distinct",
     "stirling2",
     "uniformity_test",
+    "unflagged",
     "unseen_probability",
     "variance_distinct",
     "write_samples",

@@ -5,13 +5,18 @@ compute it draw by draw (with k seen, the next draw is new with probability (N -
 term a sum of positive numbers, nothing cancels); for many draws over a small pool the same
 one-step matrix is raised to the n-th power by squaring. Requests too big for either raise
 `TooLargeError` at once. The exact integer formula is kept as the slow reference.
+
+Pools of any size are answered (a pool of 10**400 included): probabilities go through the
+exponent x with (1 - 1/N)^n = e^-x, computed from the two integers so that nothing is
+converted to a float before it fits; the variance and the sample sizes, whose answers need more
+digits than a float holds, are computed with `decimal` at a precision that grows with the pool.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal, localcontext
+from decimal import Decimal, getcontext, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
@@ -24,6 +29,8 @@ STEP_BUDGET = 4_000_000  # draws x states of the draw-by-draw recurrence (~0.1 s
 MAX_STEPS = 50_000  # draws done one at a time (a Python loop each)
 MAX_MATRIX = 100  # largest state count raised to the n-th power by squaring
 MAX_SIMULATED = 50_000_000  # draws held in memory by one simulation
+MAX_DIGITS = 2_000  # largest pool (in decimal digits) for the variance and the sample sizes
+EXACT_FLOAT = 2**53  # below this a pool is an exact float; above it -log(1 - 1/N) = 1/N in floats
 
 
 def check_pool(pool: object, name: str = "pool") -> int:
@@ -40,7 +47,7 @@ def probabilities(weights: Sequence[float]) -> np.ndarray:
     """Weights as probabilities (non-negative, finite, normalised)."""
     try:
         w = np.asarray(weights, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidPuzzleError("weights must be a list of numbers") from None
     if w.ndim != 1 or len(w) == 0 or not np.isfinite(w).all() or np.any(w < 0) or w.sum() <= 0:
         raise InvalidPuzzleError("weights must be a non-empty list of non-negative finite numbers")
@@ -62,32 +69,141 @@ def _samples_array(n_samples) -> np.ndarray:
     return n.astype(float)
 
 
+def _digits(value: int) -> int:
+    """Decimal digits of a positive int (without converting it to text)."""
+    return int(value.bit_length() * 0.30103) + 1
+
+
+def _sci(value: int) -> str:
+    """A whole number for messages: as it is when short, else about 10^k."""
+    return str(value) if value < 10**12 else f"about 10^{_digits(value) - 1}"
+
+
+def _float(value: int) -> float:
+    """An int as a float, inf when it is beyond the float range."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def _unseen_exponent(N: int, n: int) -> float:
+    """x with (1 - 1/N)^n = e^-x for any sizes (inf when beyond a float): a pattern never drawn."""
+    if n == 0:
+        return 0.0
+    if N == 1:
+        return math.inf
+    try:
+        return n / N if N > EXACT_FLOAT else n * -math.log1p(-1.0 / N)
+    except OverflowError:
+        return math.inf
+
+
+def _seen_share(x: float | np.ndarray) -> float | np.ndarray:
+    """(1 - e^-x) / x, which is 1 at x = 0: the pool share seen per expected draw."""
+    x = np.asarray(x, dtype=float)
+    safe = np.where(x > 0, x, 1.0)
+    out = np.where(x > 0, -np.expm1(-safe) / safe, 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
 def expected_distinct(
     pool: int | None, n_samples: int | np.ndarray, weights: Sequence[float] | None = None
 ) -> float | np.ndarray:
-    """E[D]: expected distinct patterns in n draws, N(1 - (1 - 1/N)^n), or sum 1 - (1 - p)^n."""
-    if weights is None and type(pool) is int and type(n_samples) is int:  # the common scalar case
-        if pool > 1 and n_samples >= 0:
-            return pool * -math.expm1(n_samples * math.log1p(-1.0 / pool))
-    n = _samples_array(n_samples)
+    """E[D]: expected distinct patterns in n draws, N(1 - (1 - 1/N)^n), or sum 1 - (1 - p)^n.
+
+    Any pool size works (10**400 included); `TooLargeError` only when the answer itself is
+    beyond the float range.
+    """
     if weights is not None:
+        n = _samples_array(n_samples)
         p = probabilities(weights)
         with np.errstate(divide="ignore", invalid="ignore"):  # p = 1: log1p(-1) = -inf
             log_unseen = np.multiply.outer(n, np.log1p(-p))
         log_unseen = np.where(np.multiply.outer(n, np.ones_like(p)) == 0, 0.0, log_unseen)
         out = np.sum(-np.expm1(log_unseen), axis=-1)  # no draws: nothing seen, even with p = 1
-    else:
-        pool = check_pool(pool)
-        out = pool * -np.expm1(n * math.log1p(-1.0 / pool)) if pool > 1 else np.minimum(n, 1.0)
-    return float(out) if np.ndim(out) == 0 else out
+        return float(out) if np.ndim(out) == 0 else out
+    N = check_pool(pool)
+    if N == 1:
+        out = np.minimum(_samples_array(n_samples), 1.0)
+        return float(out) if np.ndim(out) == 0 else out
+    # E[D] = N (1 - e^-x) = (N c) n (1 - e^-x)/x with c = -log(1 - 1/N), N c = 1 for a big pool
+    nc = N * -math.log1p(-1.0 / N) if N <= EXACT_FLOAT else 1.0
+    if np.ndim(n_samples) == 0:
+        n = check_samples(n_samples)
+        x = _unseen_exponent(N, n)
+        value = nc * _float(n) * _seen_share(x) if x < 1 else _float(N) * -math.expm1(-x)
+        if not math.isfinite(value):
+            raise TooLargeError(
+                f"E[D] for {_sci(n)} draws from a pool of {_sci(N)} exceeds a float"
+            )
+        return value
+    n = _samples_array(n_samples)
+    step = -math.log1p(-1.0 / N) if N <= EXACT_FLOAT else 1 / N  # int / int: never overflows
+    return nc * n * _seen_share(n * step)
 
 
 def variance_distinct(pool: int, n_samples: int) -> float:
-    """Var[D] for `n_samples` draws from `pool` equally likely patterns (closed form)."""
+    """Var[D] for `n_samples` draws from `pool` equally likely patterns (closed form).
+
+    Var = N a [(1 - a) - (N - 1) a (1 - e^-y)] with a = (1 - 1/N)^n and
+    y = -n log(1 - 1/(N-1)^2): the two terms in the bracket nearly cancel when n << N (the
+    variance is then about n(n-1)/2N), so they are computed with `decimal` at about
+    digits(N) + 30 digits. Pools below 10**2000; `TooLargeError` beyond, or when the variance
+    exceeds the float range.
+    """
     N, n = check_pool(pool), check_samples(n_samples)
-    a = math.exp(n * math.log1p(-1 / N)) if N > 1 else float(n == 0)
-    b = math.exp(n * math.log1p(-2 / N)) if N > 2 else float(n == 0 or N == 1)
-    return max(0.0, N * (N - 1) * b + N * a - N * N * a * a)
+    if n < 2 or N == 1:
+        return 0.0
+    if N == 2:
+        a = 0.5**n
+        return max(0.0, 2 * a - 4 * a * a)
+    digits = _digits(N)
+    if digits > MAX_DIGITS:
+        raise TooLargeError(f"the variance for a pool of {digits} digits is too costly here")
+    with localcontext() as ctx:
+        ctx.prec = digits + 30
+        big = Decimal(N)
+        log_a = Decimal(n) * _dlog1p(-1 / big)
+        a = log_a.exp()
+        seen = -_dexpm1(log_a)  # 1 - a
+        y = -Decimal(n) * _dlog1p(-1 / (big - 1) ** 2)
+        pair = -(big - 1) * _dexpm1(-y)  # (N - 1)(1 - e^-y)
+        value = float(big * a * (seen - a * pair))
+    if not math.isfinite(value):
+        raise TooLargeError(f"Var[D] for {_sci(n)} draws from a pool of {_sci(N)} exceeds a float")
+    return max(0.0, value)
+
+
+SMALL = Decimal("1e-4")  # below this, log1p and expm1 are summed as series (no cancellation)
+
+
+def _dlog1p(t: Decimal) -> Decimal:
+    """log(1 + t) in the current decimal context, accurate for tiny t."""
+    if abs(t) >= SMALL:
+        return (1 + t).ln()
+    eps = Decimal(10) ** -(getcontext().prec + 2)
+    total, power, k = Decimal(0), t, 1
+    while True:
+        term = power / k
+        total += term
+        if abs(term) <= eps * abs(total):
+            return total
+        power, k = -power * t, k + 1
+
+
+def _dexpm1(z: Decimal) -> Decimal:
+    """exp(z) - 1 in the current decimal context, accurate for tiny z."""
+    if abs(z) >= SMALL:
+        return z.exp() - 1
+    eps = Decimal(10) ** -(getcontext().prec + 2)
+    total, term, k = Decimal(0), z, 1
+    while True:
+        total += term
+        if abs(term) <= eps * abs(total):
+            return total
+        k += 1
+        term = term * z / k
 
 
 def distinct_distribution(pool: int, n_samples: int) -> np.ndarray:
@@ -108,12 +224,20 @@ def distinct_distribution(pool: int, n_samples: int) -> np.ndarray:
     )
 
 
+def _stay_move(N: int, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """With k patterns seen, the chances that the next draw is old (k/N) and new ((N-k)/N)."""
+    big = _float(N)
+    if math.isinf(big):  # a pool beyond the float range: every draw is new
+        return np.zeros_like(k), np.ones_like(k)
+    return k / big, (big - k) / big
+
+
 def _by_draws(N: int, n: int, top: int) -> np.ndarray:
     """The draw-by-draw recurrence over states 0..top."""
     k = np.arange(top + 1, dtype=float)
     prob = np.zeros(top + 1)
     prob[0] = 1.0
-    stay, move = k / N, (N - k) / N
+    stay, move = _stay_move(N, k)
     for _ in range(n):
         new = prob * stay
         new[1:] += prob[:-1] * move[:-1]
@@ -125,8 +249,9 @@ def _by_squaring(N: int, n: int, top: int) -> np.ndarray:
     """Row 0 of the one-draw matrix to the n-th power (states 0..top, N <= top or n small)."""
     size = top + 1
     k = np.arange(size, dtype=float)
-    step = np.diag(k / N)
-    step[np.arange(size - 1), np.arange(1, size)] = (N - k[:-1]) / N
+    stay, move = _stay_move(N, k)
+    step = np.diag(stay)
+    step[np.arange(size - 1), np.arange(1, size)] = move[:-1]
     result = np.zeros(size)
     result[0] = 1.0
     power = step
@@ -140,15 +265,24 @@ def _by_squaring(N: int, n: int, top: int) -> np.ndarray:
 
 
 def prob_at_most(pool: int, n_samples: int, n_distinct: int) -> float:
-    """P(D <= d) for `n_samples` draws from `pool` equally likely patterns."""
+    """P(D <= d) for `n_samples` draws from `pool` equally likely patterns.
+
+    `n_distinct` is any whole number: below 0 the answer is 0 (D is never negative), at or
+    above min(N, n) it is 1.
+    """
     dist = distinct_distribution(pool, n_samples)
-    return float(min(1.0, dist[: n_distinct + 1].sum()))
+    d = checks.integer(n_distinct, "n_distinct")
+    return 0.0 if d < 0 else float(min(1.0, dist[: d + 1].sum()))
 
 
 def prob_at_least(pool: int, n_samples: int, n_distinct: int) -> float:
-    """P(D >= d) for `n_samples` draws from `pool` equally likely patterns."""
+    """P(D >= d) for `n_samples` draws from `pool` equally likely patterns.
+
+    `n_distinct` is any whole number: at or below 0 the answer is 1, above min(N, n) it is 0.
+    """
     dist = distinct_distribution(pool, n_samples)
-    return float(min(1.0, dist[n_distinct:].sum()))
+    d = checks.integer(n_distinct, "n_distinct")
+    return 1.0 if d <= 0 else float(min(1.0, dist[d:].sum()))
 
 
 def samples_for_distinct(pool: int, n_distinct: float | np.ndarray) -> float | np.ndarray:
@@ -158,9 +292,18 @@ def samples_for_distinct(pool: int, n_distinct: float | np.ndarray) -> float | n
     if d.dtype.kind not in "iuf":
         raise InvalidPuzzleError(f"n_distinct must be numbers, not {n_distinct!r:.60}")
     d = d.astype(float)
-    if not np.all(np.isfinite(d)) or np.any(d < 0) or np.any(d >= pool):
-        raise InvalidPuzzleError(f"an average distinct count must lie in 0..{pool} (exclusive)")
-    out = np.log1p(-d / pool) / math.log1p(-1.0 / pool) if pool > 1 else np.zeros_like(d)
+    if not np.all(np.isfinite(d)) or np.any(d < 0) or np.any(d >= _float(pool)):
+        raise InvalidPuzzleError(
+            f"an average distinct count must lie in 0..{_sci(pool)} (exclusive)"
+        )
+    if pool == 1:
+        out = np.zeros_like(d)
+    elif pool <= EXACT_FLOAT:
+        out = np.log1p(-d / pool) / math.log1p(-1.0 / pool)
+    else:  # -log(1 - 1/N) = 1/N in floats: n = -N log(1 - d/N) = d (-log1p(-t)/t), t = d/N
+        t = d * (1 / pool)
+        safe = np.where(t > 0, t, 0.5)
+        out = d * np.where(t > 0, -np.log1p(-safe) / safe, 1.0)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -202,7 +345,7 @@ def distinct_distribution_exact(pool: int, n_samples: int) -> list[Fraction]:
 def distinct_distribution_enumerated(pool: int, n_samples: int) -> np.ndarray:
     """Slowest reference: count distinct values over all N^n draw sequences (tiny cases only)."""
     pool, n_samples = check_pool(pool), check_samples(n_samples)
-    if pool**n_samples > 2_000_000:
+    if n_samples > 21 or pool**n_samples > 2**21:  # n first: pool**n is never a huge power
         raise TooLargeError(f"{pool}^{n_samples} sequences is too many to enumerate")
     seqs = np.indices((pool,) * n_samples).reshape(n_samples, -1).T
     distinct = np.array([len(set(row)) for row in seqs.tolist()])
@@ -214,7 +357,7 @@ def simulate_distinct(
     pool: int,
     n_samples: int,
     trials: int = 100,
-    seed: int | np.random.Generator = 0,
+    rng: int | np.random.Generator | None = 0,
     weights: Sequence[float] | None = None,
 ) -> np.ndarray:
     """Distinct patterns seen in each of `trials` seeded simulations of `n_samples` draws."""
@@ -224,9 +367,14 @@ def simulate_distinct(
         raise TooLargeError(
             f"{trials} trials x {n_samples} draws exceeds {MAX_SIMULATED:,} draws in memory"
         )
-    rng = checks.rng(seed, "seed")
+    rng = checks.rng(rng)
     if weights is None:
-        draws = rng.integers(check_pool(pool), size=(trials, n_samples))
+        pool = check_pool(pool)
+        if pool > 2**62:
+            raise TooLargeError(
+                f"a pool of {_sci(pool)} is beyond numpy's integers: ask expected_distinct"
+            )
+        draws = rng.integers(pool, size=(trials, n_samples))
     else:
         p = probabilities(weights)
         draws = rng.choice(len(p), size=(trials, n_samples), p=p)
@@ -234,10 +382,12 @@ def simulate_distinct(
 
 
 def simulate_curve(
-    pools: Iterable[int], n_samples: int, trials: int = 100, seed: int = 0
+    pools: Iterable[int], n_samples: int, trials: int = 100, rng: int | np.random.Generator = 0
 ) -> np.ndarray:
     """The write-up's chart: mean distinct seen over `trials` runs for each pool size."""
-    rng = checks.rng(seed, "seed")
+    rng = checks.rng(rng)
+    if isinstance(pools, (str, bytes)) or not isinstance(pools, Iterable):
+        raise InvalidPuzzleError(f"pools must be a list of pool sizes, not {pools!r:.60}")
     return np.array([simulate_distinct(N, n_samples, trials, rng).mean() for N in pools])
 
 
@@ -255,7 +405,10 @@ def _distinct_per_row(draws: np.ndarray) -> np.ndarray:
 def unseen_probability(pool: int, n_samples: int | np.ndarray) -> float | np.ndarray:
     """The write-up's risk: one extra pattern among N + 1 never drawn in n samples, (N/(N+1))^n."""
     pool = check_pool(pool)
-    out = np.exp(-_samples_array(n_samples) * math.log1p(1.0 / pool))
+    if np.ndim(n_samples) == 0:  # (N/(N+1))^n = (1 - 1/(N+1))^n, any sizes
+        return math.exp(-_unseen_exponent(pool + 1, check_samples(n_samples)))
+    step = math.log1p(1.0 / pool) if pool <= EXACT_FLOAT else 1 / pool
+    out = np.exp(-_samples_array(n_samples) * step)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -265,7 +418,8 @@ def samples_needed(pool: int, reliability: float = 0.001) -> int:
     Parameters
     ----------
     pool : int
-        N, the number of patterns expected (any size: the answer is computed to 60 digits).
+        N, the number of patterns expected (below 10**2000: beyond 2**53 the answer is
+        computed with `decimal`, keeping every digit of it).
     reliability : float
         The accepted risk, strictly between 0 and 1.
 
@@ -281,13 +435,18 @@ def samples_needed(pool: int, reliability: float = 0.001) -> int:
     """
     pool = check_pool(pool)
     reliability = checks.fraction(reliability, "reliability")
-    target, step = -math.log(reliability), math.log1p(1.0 / pool)
-    n = math.ceil(target / step)
-    if n < 2**50 and min(n * step - target, target - (n - 1) * step) > 1e-9 * target:
-        return n  # clear of the boundary: float arithmetic decides it
-    with localcontext() as ctx:
-        ctx.prec = 60
-        ratio = Decimal(reliability).ln() / (Decimal(pool) / Decimal(pool + 1)).ln()
+    target = -math.log(reliability)
+    if pool <= EXACT_FLOAT:
+        step = math.log1p(1.0 / pool)
+        n = math.ceil(target / step)
+        if n < 2**50 and min(n * step - target, target - (n - 1) * step) > 1e-9 * target:
+            return n  # clear of the boundary: float arithmetic decides it
+    digits = _digits(pool)
+    if digits > MAX_DIGITS:
+        raise TooLargeError(f"the sample size for a pool of {digits} digits is too costly here")
+    with localcontext() as ctx:  # the answer has about as many digits as the pool: keep them all
+        ctx.prec = digits + 40
+        ratio = -Decimal(reliability).ln() / _dlog1p(1 / Decimal(pool))
         return int(ratio.to_integral_value(rounding="ROUND_CEILING"))
 
 
@@ -296,11 +455,16 @@ def prob_all_seen(pool: int, n_samples: int) -> float:
 
     Exact recurrence when cheap, else the inclusion-exclusion series
     sum_j (-1)^j C(N, j) (1 - j/N)^n, summed until its terms vanish; `TooLargeError` when that
-    series would cancel away the answer (P(D = N) below about 1e-6 for a large pool).
+    series would cancel away the answer (P(D = N) below about 1e-6 for a large pool). Beyond
+    2**53 patterns the unseen count is Poisson with mean N e^-x, so P = exp(-N e^-x) (the
+    error is of order 1/N, below a float's resolution).
     """
     N, n = check_pool(pool), check_samples(n_samples)
     if n < N:
         return 0.0
+    if N > EXACT_FLOAT:
+        log_mean = math.log(N) - _unseen_exponent(N, n)  # log of the expected unseen count
+        return 0.0 if log_mean > 700 else math.exp(-math.exp(log_mean))
     if n <= MAX_STEPS and n * (N + 1) <= STEP_BUDGET or N < MAX_MATRIX:
         return float(min(1.0, distinct_distribution(N, n)[N]))
     return _all_seen_series(N, n)
@@ -349,7 +513,8 @@ def samples_to_see_all(pool: int, confidence: float = 0.999) -> int:
     Returns
     -------
     int
-        The smallest such n (about N (ln N - ln(-ln confidence)) for a large pool).
+        The smallest such n (about N (ln N - ln(-ln confidence)) for a large pool; beyond
+        2**53 patterns that Poisson limit, computed with `decimal`, is the answer).
 
     Raises
     ------
@@ -358,6 +523,8 @@ def samples_to_see_all(pool: int, confidence: float = 0.999) -> int:
     """
     N = check_pool(pool)
     confidence = checks.fraction(confidence, "confidence")
+    if N > EXACT_FLOAT:
+        return _see_all_poisson(N, confidence)
     if confidence < 1e-4 and N >= MAX_MATRIX:
         raise TooLargeError(f"a confidence of {confidence:g} is too small for a pool of {N}")
 
@@ -372,3 +539,15 @@ def samples_to_see_all(pool: int, confidence: float = 0.999) -> int:
     while not enough(hi):
         lo, hi = hi, 2 * hi
     return _first_true(enough, lo, hi)
+
+
+def _see_all_poisson(N: int, confidence: float) -> int:
+    """Smallest n with exp(-N (1 - 1/N)^n) >= confidence (the Poisson limit, any big N)."""
+    digits = _digits(N)
+    if digits > MAX_DIGITS:
+        raise TooLargeError(f"the sample size for a pool of {digits} digits is too costly here")
+    with localcontext() as ctx:
+        ctx.prec = digits + 40
+        target = Decimal(N).ln() - (-Decimal(confidence).ln()).ln()
+        ratio = target / -_dlog1p(-1 / Decimal(N))
+        return int(ratio.to_integral_value(rounding="ROUND_CEILING"))

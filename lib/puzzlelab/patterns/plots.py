@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .. import checks
+from ..errors import InvalidPuzzleError
+from ..sliding import DistanceTable
 from .occupancy import (
+    check_pool,
     expected_distinct,
     prob_all_seen,
     prob_at_least,
@@ -16,7 +21,8 @@ from .occupancy import (
     unseen_probability,
     variance_distinct,
 )
-from .richness import PoolEstimate, log_likelihood
+from .richness import PoolEstimate, count_values, log_likelihood
+from .samples import patterns_of
 
 
 def draw_pool_estimate(
@@ -39,6 +45,9 @@ def draw_pool_estimate(
     -------
     (Axes, Axes)
     """
+    if not isinstance(estimate, PoolEstimate):
+        raise InvalidPuzzleError(f"estimate must be a PoolEstimate, not {estimate!r:.60}")
+    max_pool = checks.integer(max_pool, "max_pool", minimum=1, maximum=100_000)
     n, d = estimate.n_samples, estimate.n_distinct
     if ax is None:
         _, ax = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -81,9 +90,9 @@ def _mark_interval(ax, estimate: PoolEstimate, line: bool = True) -> None:
 
 def draw_frequencies(counts: Counter, ax=None, *, expected: np.ndarray | None = None, title=""):
     """Bars of how often each pattern was seen (most frequent first), optionally vs the truth."""
+    freq = np.sort(count_values(counts).astype(float))[::-1]
     if ax is None:
         _, ax = plt.subplots(figsize=(10, 3.4))
-    freq = np.sort(np.fromiter(counts.values(), dtype=float))[::-1]
     ax.bar(np.arange(len(freq)), freq, color="tab:blue", label="seen")
     if expected is not None:
         w = np.sort(np.asarray(expected, dtype=float))[::-1]
@@ -99,6 +108,13 @@ def draw_difficulty(moves: dict, patterns, table, ax=None, *, mean: float | None
     `moves` maps each pattern to its minimum moves (`minimum_moves`), `patterns` lists the
     openings' patterns (with repeats), `mean` marks the openings' mean.
     """
+    if not isinstance(table, DistanceTable):
+        raise InvalidPuzzleError("table must be a sliding.DistanceTable (e.g. game_table())")
+    if not isinstance(moves, dict) or not all(isinstance(v, int) for v in moves.values()):
+        raise InvalidPuzzleError("moves must map patterns to minimum moves (minimum_moves)")
+    patterns = patterns_of(patterns)
+    if not moves or any(p not in moves for p in patterns):
+        raise InvalidPuzzleError("every pattern needs its minimum moves in `moves`")
     if ax is None:
         _, ax = plt.subplots()
     depth = np.arange(len(table.counts))
@@ -122,6 +138,13 @@ def draw_risk(pools=(70, 80), ax=None, *, n_max: int = 1000, reliability: float 
     Dotted lines mark `samples_needed(N, reliability)`; the dashed curve is the chance that
     some of the last pool's own patterns are still unseen (1 - P(D = N)).
     """
+    if isinstance(pools, (str, bytes)) or not isinstance(pools, Iterable):
+        raise InvalidPuzzleError(f"pools must be a list of pool sizes, not {pools!r:.60}")
+    pools = [check_pool(N) for N in pools]
+    if not pools:
+        raise InvalidPuzzleError("pools must name at least one pool size")
+    n_max = checks.integer(n_max, "n_max", minimum=1, maximum=1_000_000)
+    reliability = checks.fraction(reliability, "reliability")
     if ax is None:
         _, ax = plt.subplots()
     n = np.arange(0, n_max + 1)

@@ -36,6 +36,7 @@ from .occupancy import (
 
 MAX_COUNT = 10**12  # one pattern's count; sums stay far from int64 overflow
 MAX_POOL = 10**7  # largest interval end searched by the exact equal-weights interval
+MAX_SAMPLES = 10**15  # openings in one sample (the estimators work in floats)
 
 
 def _num(x: float) -> str:
@@ -83,7 +84,7 @@ def log_likelihood(pool: int | np.ndarray, n_samples: int, n_distinct: int) -> n
     n, d = _check_counts(n_samples, n_distinct)
     try:
         N = np.asarray(pool, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidPuzzleError(f"pool sizes must be numbers, not {pool!r:.60}") from None
     if not np.all(np.isfinite(N)) or np.any(N < 1):
         raise InvalidPuzzleError("pool sizes must be finite numbers >= 1")
@@ -94,7 +95,7 @@ def log_likelihood(pool: int | np.ndarray, n_samples: int, n_distinct: int) -> n
 
 def _check_counts(n_samples: object, n_distinct: object) -> tuple[int, int]:
     """Whole numbers with 1 <= d <= n."""
-    n = checks.integer(n_samples, "n_samples", minimum=1)
+    n = checks.integer(n_samples, "n_samples", minimum=1, maximum=MAX_SAMPLES)
     d = checks.integer(n_distinct, "n_distinct", minimum=1)
     if d > n:
         raise InvalidPuzzleError(
@@ -232,6 +233,8 @@ def interval_coverage(pool: int, n_samples: int, confidence: float = 0.95) -> fl
 
 def is_pool_estimate(est: PoolEstimate) -> bool:
     """Validator: low <= estimate <= high, low >= d, and the moment estimate is >= d."""
+    if not isinstance(est, PoolEstimate):
+        raise InvalidPuzzleError(f"expected a PoolEstimate (estimate_pool_size), not {est!r:.60}")
     return est.n_distinct <= est.low <= est.estimate <= est.high and est.moment >= est.n_distinct
 
 
@@ -302,8 +305,10 @@ class Chao1(Interval):
         )
 
 
-def chao1(counts: Counter | Sequence[int], confidence: float = 0.95) -> Chao1:
-    """Bias-corrected Chao1 (Chao 1984/2005) with the EstimateS variance and log-normal interval.
+def chao1(
+    counts: Counter | Sequence[int], confidence: float = 0.95, *, small_sample: bool = True
+) -> Chao1:
+    """Bias-corrected Chao1 (Chao 1987/2005) with the EstimateS variance and log-normal interval.
 
     Parameters
     ----------
@@ -311,14 +316,21 @@ def chao1(counts: Counter | Sequence[int], confidence: float = 0.95) -> Chao1:
         How often each pattern was seen (zeros ignored; negative or fractional refused).
     confidence : float
         Coverage of the interval, strictly between 0 and 1.
+    small_sample : bool
+        Multiply the unseen term and the variance's terms by (n-1)/n, as Chao et al. (2005)
+        and EstimateS 9 do (the default). False gives the classic bias-corrected form of
+        Chao (1987) and EstimateS 8, which is scikit-bio's `chao1` / `chao1_ci`.
 
     Returns
     -------
     Chao1
-        S = D + (n-1)/n * f1(f1-1) / (2(f2+1)); the interval S_obs + T/K .. S_obs + T*K keeps
-        the lower end above the observed count; with at most one singleton it uses
-        EstimateS's equation for the no-singleton case, with the lower end at the observed
-        count (EstimateS's own can lie above its estimate, e.g. 1.25-1.91 for counts [1]).
+        S = D + r f1(f1-1) / (2(f2+1)) with r = (n-1)/n (or 1); with two or more singletons
+        the interval is S_obs + T/K .. S_obs + T*K (EstimateS eq. 13; variance eq. 6, or
+        eq. 7 when there are no doubletons), so the lower end stays above the observed count.
+        With at most one singleton the unseen term is 0 and the interval uses EstimateS's
+        equation for the no-singleton case, summed over the actual counts, with the lower end
+        at the observed count (scikit-bio gives D..D for one singleton, and an approximation
+        with every count equal to n/D for none).
 
     Raises
     ------
@@ -327,17 +339,25 @@ def chao1(counts: Counter | Sequence[int], confidence: float = 0.95) -> Chao1:
     """
     c = count_values(counts)
     confidence = checks.fraction(confidence, "confidence")
+    if not isinstance(small_sample, (bool, np.bool_)):
+        raise InvalidPuzzleError(f"small_sample must be True or False, not {small_sample!r:.40}")
     n, d = int(c.sum()), len(c)
     f1, f2 = int(np.sum(c == 1)), int(np.sum(c == 2))
     z = stats.norm.ppf(0.5 + confidence / 2)
-    r = (n - 1) / n
+    r = (n - 1) / n if small_sample else 1.0
     t = r * f1 * (f1 - 1) / (2 * (f2 + 1))
     if t > 0:
-        var = (
-            r * f1 * (f1 - 1) / (2 * (f2 + 1))
-            + r * r * f1 * (2 * f1 - 1) ** 2 / (4 * (f2 + 1) ** 2)
-            + r * r * f1 * f1 * f2 * (f1 - 1) ** 2 / (4 * (f2 + 1) ** 4)
-        )
+        if f2 > 0:  # EstimateS eq. 6
+            var = (
+                t
+                + r * r * f1 * (2 * f1 - 1) ** 2 / (4 * (f2 + 1) ** 2)
+                + r * r * f1 * f1 * f2 * (f1 - 1) ** 2 / (4 * (f2 + 1) ** 4)
+            )
+        else:  # EstimateS eq. 7: no doubletons
+            var = r * f1 * (f1 - 1) / 2 + r * r * (
+                f1 * (2 * f1 - 1) ** 2 / 4 - f1**4 / (4 * (d + t))
+            )
+        var = max(var, 0.0)
         k = math.exp(z * math.sqrt(math.log(1 + var / t**2)))
         low, high = d + t / k, d + t * k
     else:
@@ -513,7 +533,7 @@ def check_coverage(
     n_samples: int,
     trials: int = 200,
     confidence: float = 0.95,
-    seed: int = 0,
+    rng: int | np.random.Generator | None = 0,
 ) -> CoverageCheck:
     """Draw `trials` seeded samples from a known pool and score the three interval estimators."""
     p = probabilities(weights)
@@ -522,7 +542,7 @@ def check_coverage(
     confidence = checks.fraction(confidence, "confidence")
     if trials * n_samples > MAX_SIMULATED:
         raise TooLargeError(f"{trials} trials x {n_samples} draws is too many to simulate")
-    draws = checks.rng(seed, "seed").choice(len(p), size=(trials, n_samples), p=p)
+    draws = checks.rng(rng).choice(len(p), size=(trials, n_samples), p=p)
     hits_eq = hits_chao = hits_mix = 0
     d_sum = mle_sum = chao_sum = 0.0
     for row in draws:

@@ -1,5 +1,9 @@
 """The samples file: one opening per row, `picture,pattern` (the write-up's CSV format).
 
+An optional third column `flag` carries the reader's doubt: empty when the video reader was
+confident, otherwise one short word saying why not (e.g. `blurred`). Statistics use only the
+rows with an empty flag (`unflagged`). Files without the column read as all-confident.
+
 `read_samples` / `write_samples` are the lab's one reader and writer of this format; the video
 study writes it and the statistics study reads it. The writer refuses empty tables unless
 asked, never replaces a different existing file unless asked, and checks its own text with the
@@ -10,8 +14,10 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Sequence
+from os import PathLike
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +32,8 @@ from ..sliding import State, is_solvable, parse_board, to_pattern
 Pattern = str  # the write-up's compact board, e.g. '9B6358247'
 EXAMPLE = "expected rows like '1,9B6358247'"
 PATTERN_SYMBOLS = frozenset("0123456789Bb_.-")
+MAX_PICTURES = 10**6  # picture numbers above this are refused, whatever n_pictures says
+FLAG_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")  # a flag: one short word
 
 
 def samples_path() -> Path:
@@ -53,7 +61,8 @@ def read_samples(
     Returns
     -------
     DataFrame
-        Columns opening, picture, state (tuple), pattern (str), line (1-based line number).
+        Columns opening, picture, state (tuple), pattern (str), flag (str, "" when the file
+        has no flag column or the reader was confident), line (1-based line number).
 
     Raises
     ------
@@ -62,7 +71,7 @@ def read_samples(
     InvalidPuzzleError
         A picture outside 1..n_pictures or a pattern that cannot be solved toward 789456B23.
     """
-    path = samples_path() if path is None else Path(path)
+    path = samples_path() if path is None else _path_arg(path)
     text = checks.read_text(path, "samples file")
     return parse_samples(text, n_pictures, source=str(path), allow_empty=allow_empty)
 
@@ -74,10 +83,11 @@ def parse_samples(
     *,
     allow_empty: bool = False,
 ) -> pd.DataFrame:
-    """Rows `picture,pattern` (header optional) -> DataFrame(opening, picture, state, pattern).
+    """Rows `picture,pattern[,flag]` (header optional) -> DataFrame like `read_samples`'.
 
     Every empty or malformed row is reported with its line number in one ParseError; trailing
-    blank lines are allowed. Patterns must hold the game's tiles (2-9 and a blank) and be
+    blank lines are allowed. A flag is empty or one short word (letters, digits, - and _).
+    Patterns must hold the game's tiles (2-9 and a blank) and be
     solvable toward `789456B23`; pictures are integers 1..n_pictures.
     """
     if not isinstance(text, str):
@@ -93,17 +103,18 @@ def parse_samples(
         rows = list(csv.reader(io.StringIO("\n".join(lines))))
     except csv.Error as exc:
         raise ParseError(f"{source}: not CSV text ({exc}); {EXAMPLE}") from exc
-    col_picture, col_pattern, first = 0, 1, 0
+    columns, first = (0, 1, 2), 0  # picture, pattern, flag (a third field without a header)
     header = [c.strip().lower() for c in rows[0]] if rows else []
     if "picture" in header or "pattern" in header:
         if "picture" not in header or "pattern" not in header:
             raise ParseError(f"{source} line 1: the header needs both 'picture' and 'pattern'")
-        col_picture, col_pattern, first = header.index("picture"), header.index("pattern"), 1
+        flag = header.index("flag") if "flag" in header else None
+        columns, first = (header.index("picture"), header.index("pattern"), flag), 1
     problems: list[str] = []
     records = []
     for number, row in enumerate(rows[first:], start=first + 1):
         try:
-            records.append((number, *_parse_row(row, col_picture, col_pattern, n_pictures)))
+            records.append((number, *_parse_row(row, columns, n_pictures)))
         except PuzzleError as exc:
             problems.append(f"line {number}: {exc}")
     if problems:
@@ -111,13 +122,13 @@ def parse_samples(
         raise ParseError(f"{source}: {len(problems)} bad rows: " + "; ".join(problems[:10]) + more)
     if not records:
         if allow_empty:
-            return _table([], [], [])
+            return _table([], [], [], [])
         raise ParseError(f"{source}: a header but no samples (pass allow_empty=True to accept)")
-    line, picture, state = zip(*records, strict=True)
-    return _table(line, picture, state)
+    line, picture, state, flag = zip(*records, strict=True)
+    return _table(line, picture, state, flag)
 
 
-def _table(line, picture, state) -> pd.DataFrame:
+def _table(line, picture, state, flag) -> pd.DataFrame:
     """The samples table from parsed columns."""
     return pd.DataFrame(
         {
@@ -125,27 +136,32 @@ def _table(line, picture, state) -> pd.DataFrame:
             "picture": np.array(picture, dtype=np.int64),
             "state": list(state),
             "pattern": [to_pattern(s) for s in state],
+            "flag": pd.Series(list(flag), dtype=object),
             "line": np.array(line, dtype=np.int64),
         }
     )
 
 
 def _parse_row(
-    row: Sequence[str], col_picture: int, col_pattern: int, n_pictures: int | None
-) -> tuple[int, State]:
-    """One CSV row -> (picture, state), raising a PuzzleError that says what is wrong."""
+    row: Sequence[str], columns: tuple[int, int, int | None], n_pictures: int | None
+) -> tuple[int, State, str]:
+    """One CSV row -> (picture, state, flag), raising a PuzzleError that says what is wrong."""
+    col_picture, col_pattern, col_flag = columns
     cells = [c.strip() for c in row]
     if not any(cells):
         raise ParseError("empty row (expected 'picture,pattern')")
     if len(cells) <= max(col_picture, col_pattern):
         raise ParseError(f"{len(cells)} field(s) {','.join(cells)!r}; expected 'picture,pattern'")
     pic_text, pat_text = cells[col_picture], cells[col_pattern]
+    flag = cells[col_flag] if col_flag is not None and col_flag < len(cells) else ""
+    if flag and not FLAG_WORD.fullmatch(flag):
+        raise ParseError(f"flag {flag[:40]!r} is not one short word (or empty)")
     if not (pic_text.isascii() and pic_text.isdigit()):
         raise ParseError(f"picture {pic_text!r} is not a whole number")
+    top = MAX_PICTURES if n_pictures is None else n_pictures
+    if len(pic_text.lstrip("0")) > len(str(top)) or not 1 <= int(pic_text) <= top:
+        raise InvalidPuzzleError(f"picture {pic_text[:20]} is outside 1..{top}")
     picture = int(pic_text)
-    if picture < 1 or (n_pictures is not None and picture > n_pictures):
-        top = "" if n_pictures is None else f"..{n_pictures}"
-        raise InvalidPuzzleError(f"picture {picture} is outside 1{top}")
     if len(pat_text) != 9:
         raise ParseError(f"pattern {pat_text!r} has {len(pat_text)} characters, expected 9")
     if not set(pat_text) <= PATTERN_SYMBOLS:
@@ -153,25 +169,37 @@ def _parse_row(
     state = parse_board(pat_text, GAME_SHAPE)
     if not is_solvable(state, GAME_GOAL, GAME_SHAPE):  # also checks the tiles 2-9 + blank
         raise InvalidPuzzleError(f"pattern {pat_text!r} cannot be solved toward 789456B23")
-    return picture, state
+    return picture, state, flag
 
 
 def format_samples(samples: pd.DataFrame) -> str:
     """The write-up's CSV text: header `picture,pattern`, one opening per line.
 
     `samples` has a `picture` column and a `pattern` column (strings such as '9B6358247') or,
-    as the video extractor returns, a `state` column (tuples or pattern strings).
+    as the video extractor returns, a `state` column (tuples or pattern strings). With a `flag`
+    column (empty or one short word per row) the text gets a third column `flag`.
     """
     if not isinstance(samples, pd.DataFrame):
         raise InvalidPuzzleError(f"samples must be a DataFrame, not {type(samples).__name__}")
     column = "pattern" if "pattern" in samples.columns else "state"
     if "picture" not in samples.columns or column not in samples.columns:
         raise InvalidPuzzleError("samples need a 'picture' column and a 'pattern' or 'state' one")
-    lines = ["picture,pattern"]
+    flags = list(samples["flag"]) if "flag" in samples.columns else None
+    lines = ["picture,pattern,flag" if flags is not None else "picture,pattern"]
     for k, (picture, value) in enumerate(zip(samples["picture"], samples[column], strict=True)):
         picture = checks.integer(picture, f"picture of row {k}", minimum=1)
-        lines.append(f"{picture},{_pattern_text(value, k)}")
+        row = f"{picture},{_pattern_text(value, k)}"
+        lines.append(row if flags is None else f"{row},{_flag_text(flags[k], k)}")
     return "\n".join(lines) + "\n"
+
+
+def _flag_text(value: object, row: int) -> str:
+    """A row's flag: '' (confident; None and NaN count as empty) or one short word."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if not isinstance(value, str) or (value and not FLAG_WORD.fullmatch(value)):
+        raise InvalidPuzzleError(f"row {row}: flag {value!r:.40} is not empty or one short word")
+    return value
 
 
 def _pattern_text(value: object, row: int) -> str:
@@ -217,13 +245,15 @@ def write_samples(
     PuzzleError
         Empty table, a row `read_samples` would reject, or a different existing file.
     """
-    path = samples_path() if path is None else Path(path)
+    path = samples_path() if path is None else _path_arg(path)
     text = format_samples(samples)
     if len(samples) == 0 and not allow_empty:
         raise InvalidPuzzleError(
             f"refusing to write an empty samples table to {path} (pass allow_empty=True)"
         )
     parse_samples(text, n_pictures, source="rows to write", allow_empty=allow_empty)
+    if path.is_dir():
+        raise PuzzleError(f"{path} is a folder; give a file name such as {path / 'samples.csv'}")
     if path.exists() and not overwrite:
         try:
             same = path.read_bytes() == text.encode("utf-8")
@@ -232,7 +262,33 @@ def write_samples(
         if same:
             return path
         raise PuzzleError(f"{path} exists with other content; pass overwrite=True to replace it")
-    return atomic_write_text(path, text)
+    try:
+        return atomic_write_text(path, text)
+    except OSError as exc:
+        raise PuzzleError(
+            f"cannot write {path}: {exc.strerror or exc}; choose a folder you can write to"
+        ) from exc
+
+
+def _path_arg(path: object) -> Path:
+    """A path argument as a Path, or a PuzzleError for anything else."""
+    if not isinstance(path, (str, PathLike)) or str(path) == "":
+        raise PuzzleError(f"path must be a file name (str or Path), not {path!r:.60}")
+    return Path(path)
+
+
+def unflagged(samples: pd.DataFrame) -> pd.DataFrame:
+    """The rows the reader was confident about (empty flag), numbered again from opening 0.
+
+    Tables without a `flag` column (e.g. from `game.sample_openings`) are all confident.
+    """
+    if not isinstance(samples, pd.DataFrame):
+        raise InvalidPuzzleError(f"samples must be a DataFrame, not {type(samples).__name__}")
+    if "flag" not in samples.columns:
+        return samples
+    keep = samples[[_flag_text(f, k) == "" for k, f in enumerate(samples["flag"])]].copy()
+    keep["opening"] = np.arange(len(keep), dtype=np.int64)
+    return keep.reset_index(drop=True)
 
 
 def column(samples: pd.DataFrame, name: str) -> pd.Series:

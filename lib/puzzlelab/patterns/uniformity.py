@@ -18,19 +18,6 @@ from .occupancy import probabilities
 from .richness import MAX_COUNT
 from .samples import patterns_of, picture_counts
 
-# The write-up's 500-opening "similarity matrix": patterns seen with both picture i and j.
-WRITEUP_SHARED = np.array(
-    [
-        [60, 33, 41, 42, 37, 36],
-        [33, 44, 34, 25, 27, 26],
-        [41, 34, 57, 37, 37, 36],
-        [42, 25, 37, 52, 30, 27],
-        [37, 27, 37, 30, 50, 31],
-        [36, 26, 36, 27, 31, 49],
-    ]
-)
-WRITEUP_SHARED.setflags(write=False)
-
 
 @dataclass(frozen=True, kw_only=True)
 class UniformityTest:
@@ -51,7 +38,7 @@ def uniformity_test(
     alpha: float = 0.05,
     max_enumerate: int = 200_000,
     n_simulations: int = 20_000,
-    seed: int = 0,
+    rng: int | np.random.Generator | None = 0,
 ) -> UniformityTest:
     """Test equal frequencies: P(X^2 >= observed), exact for small tables, else simulated.
 
@@ -65,8 +52,8 @@ def uniformity_test(
         Largest number of tables enumerated for the exact test.
     n_simulations : int
         Monte-Carlo tables when there are more.
-    seed : int
-        Seed of the Monte-Carlo draws.
+    rng : int, Generator or None
+        Seed or generator of the Monte-Carlo draws (SPEC 7).
 
     Returns
     -------
@@ -81,7 +68,7 @@ def uniformity_test(
     alpha = checks.fraction(alpha, "alpha")
     max_enumerate = checks.integer(max_enumerate, "max_enumerate", minimum=0, maximum=10**7)
     n_simulations = checks.integer(n_simulations, "n_simulations", minimum=1, maximum=10**7)
-    seed = checks.integer(seed, "seed", minimum=0)
+    rng = checks.rng(rng)
     if c.ndim != 1 or len(c) < 2 or c.sum() == 0:
         raise InvalidPuzzleError("need counts for at least two pictures, non-negative, not all 0")
     if c.max() > MAX_COUNT or len(c) > 10_000:
@@ -100,7 +87,7 @@ def uniformity_test(
         )
         p_value, method = float(pmf[_chi2(tables, expected) >= obs - 1e-9].sum()), "exact"
     else:
-        sims = np.random.default_rng(seed).multinomial(n, p, size=n_simulations)
+        sims = rng.multinomial(n, p, size=n_simulations)
         hits = int(np.sum(_chi2(sims, expected) >= obs - 1e-9))
         p_value, method = (1 + hits) / (1 + n_simulations), "monte-carlo"
     return UniformityTest(
@@ -175,7 +162,7 @@ def shared_pattern_test(
     n_pictures: int = N_PICTURES,
     n_permutations: int = 2000,
     alpha: float = 0.05,
-    seed: int = 0,
+    rng: int | np.random.Generator | None = 0,
 ) -> SharedPatternTest:
     """Permutation test: shuffle the picture labels (keeping every count) and recount sharing.
 
@@ -189,8 +176,8 @@ def shared_pattern_test(
         Label shuffles (at least 1).
     alpha : float
         Level below which the conclusion is 'separate pools'.
-    seed : int
-        Seed of the shuffles.
+    rng : int, Generator or None
+        Seed or generator of the shuffles (SPEC 7).
 
     Returns
     -------
@@ -204,7 +191,7 @@ def shared_pattern_test(
     n_pictures = checks.integer(n_pictures, "n_pictures", minimum=2)
     n_permutations = checks.integer(n_permutations, "n_permutations", minimum=1, maximum=10**6)
     alpha = checks.fraction(alpha, "alpha")
-    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
+    rng = checks.rng(rng)
     pics, codes = _encode(samples, n_pictures)
     if len(codes) == 0:
         raise InvalidPuzzleError("no samples to test")

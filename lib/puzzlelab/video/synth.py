@@ -182,7 +182,7 @@ def synthesize_recording(
     x, y, side = board_rect(size, scale)
     m = panel_margin(side)
     rng = np.random.default_rng(seed)
-    truth = sample_openings(pattern_pool, n_openings, n_pictures=len(pictures), seed=seed)
+    truth = sample_openings(pattern_pool, n_openings, n_pictures=len(pictures), rng=seed)
     timeline = _timeline(n_openings, fps, rng)
     lead_in, lead_out = max(3, round(0.5 * fps)), max(3, round(0.3 * fps))
     n_frames = lead_in + lead_out + sum(sum(t) for t in timeline)

@@ -47,8 +47,8 @@ class PoolDraw:
 def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int = 0) -> PoolDraw:
     """Draw `n_samples` openings of the game from `pool` patterns; estimate the pool both ways.
 
-    The pool and the openings come from the game model (`puzzlelab.game.make_pool` and
-    `sample_openings`), so the explorer samples exactly as notebooks 03 and 04 do.
+    The openings come from the game model's one pool sampler (`puzzlelab.game.random_openings`),
+    so the explorer samples exactly as notebook 04 does.
 
     Parameters
     ----------
@@ -60,7 +60,7 @@ def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int =
         0 for equal weights, else the Dirichlet concentration of the pattern weights
         (small = very unequal).
     seed : int
-        Seeds the pool and the draws.
+        Seeds the weights and the draws.
 
     Returns
     -------
@@ -72,13 +72,8 @@ def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int =
     n_samples = integer(n_samples, "n_samples", minimum=1, maximum=10**6)
     concentration = number(concentration, "concentration", minimum=0, maximum=1e6)
     seed = integer(seed, "seed", minimum=0)
-    patterns_pool = game.make_pool(pool, concentration=concentration or 1.0, seed=seed)
-    if not concentration:  # equal weights over the same patterns
-        patterns_pool = game.PatternPool(
-            states=patterns_pool.states, weights=np.full(pool, 1 / pool)
-        )
-    openings = game.sample_openings(patterns_pool, n_samples, seed=seed)
-    counts = Counter(openings["pattern"])
+    draws = game.random_openings(pool, n_samples, concentration=concentration, rng=seed)
+    counts = Counter(int(x) for x in draws)
     equal = patterns.estimate_pool_size(n_samples, len(counts))
     mixture = patterns.mixture_pool_size(counts)
     return PoolDraw(pool, n_samples, counts, equal, mixture)
