@@ -18,14 +18,14 @@ help:  ## list the targets
 
 setup: $(STAMP)  ## create .venv and install puzzlelab (editable) with its dependencies
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements.txt
+	$(BIN)/python -m pip install -q -r requirements-test.txt
 	$(BIN)/python -m pip install -q --no-deps -e .
 	@touch $@
 
-reports: setup  ## run every notebook with papermill into reports/ and render HTML (PARAMS=full: large runs)
+reports: setup  ## run every notebook into reports/, render HTML, collect reports/results.md (PARAMS=full: large runs)
 	@mkdir -p reports/html
 	@set -e; for nb in $(NOTEBOOKS); do \
 	  name=$$(basename $$nb .ipynb); args=""; \
@@ -36,15 +36,16 @@ reports: setup  ## run every notebook with papermill into reports/ and render HT
 	  $(BIN)/jupyter nbconvert --log-level WARN --to html reports/$$name.ipynb --output-dir reports/html \
 	    $(STATIC_WIDGETS); \
 	done
+	$(BIN)/python -m puzzlelab.report reports/results.md $(patsubst notebooks/%,reports/%,$(NOTEBOOKS))
 
-test: setup lint  ## lint, unit/property tests, every notebook under nbval and in JupyterLab (Chromium)
+test: setup lint  ## lint, every test, each notebook once under nbval, the widget demo in JupyterLab (Chromium)
 	@if [ -n "$$PUZZLELAB_SKIP_BROWSER" ]; then echo "== browser test: SKIPPED (PUZZLELAB_SKIP_BROWSER is set)"; \
 	elif c=$$(command -v $${PUZZLELAB_CHROMIUM:-chromium} || ls /usr/bin/chromium 2>/dev/null); then \
 	  echo "== browser test: RUNS (JupyterLab in headless $$c; screenshots in reports/browser/)"; \
 	else echo "== browser test: SKIPPED (no Chromium: apt-get install chromium, or set PUZZLELAB_CHROMIUM)"; fi
 	$(BIN)/python -m pytest -q -rs --durations=8 --nbval-lax --nbval-current-env -p no:cacheprovider tests notebooks
 
-test-fast: setup lint  ## lint + unit/property tests without notebooks, browser or slow tests (fast hypothesis profile)
+test-fast: setup lint  ## lint + unit/property/fuzz tests: no notebooks, browser or slow tests (fast hypothesis)
 	PUZZLELAB_HYPOTHESIS=fast $(BIN)/python -m pytest -q -rs --durations=8 -p no:cacheprovider \
 	  -m "not notebook and not browser and not slow" tests
 

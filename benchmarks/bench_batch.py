@@ -28,7 +28,7 @@ from puzzlelab.nonogram import census as nonogram
 from puzzlelab.sliding import census as sliding
 from puzzlelab.watersort import census as watersort
 
-FULL = {  # the full census of issue 15: cases per point and points
+FULL = {  # the full census: cases per point and points
     "water sort": (10_000, len(range(4, 21)) * 2),  # 4..20 colors x 1, 2 empty tubes
     "nonogram": (10_000, 4 * 7),  # 10x10, 15x15, 20x20, 25x25 x densities 0.2..0.8
     "15-puzzle": (1_000, 1),

@@ -16,7 +16,8 @@ import cloudpickle
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -138,6 +139,26 @@ def test_bad_cluster_is_refused(cluster):
         run_batch(square, CASES, cluster=cluster, progress=False)
 
 
+@pytest.mark.parametrize(
+    "cluster",
+    [
+        "tcp://host:notaport",
+        "tcp://host:99999",
+        "tcp://host:0",
+        "tcp://[::1",
+        "tcp://host:8786/extra",
+        "ucx://",
+        "ucx://host:1234",
+        "inproc://x",
+        "tcp://ho st:8786",
+    ],
+)
+def test_malformed_scheduler_addresses_are_refused_before_connecting(cluster, monkeypatch):
+    monkeypatch.setattr(batch, "_client", lambda c: pytest.fail(f"tried to connect to {c}"))
+    with pytest.raises(PuzzleError, match="cluster"):
+        run_batch(square, CASES, cluster=cluster, progress=False)
+
+
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(batch, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(PuzzleError, match="cannot reach the Dask scheduler"):
@@ -219,6 +240,44 @@ def test_tally_counts_per_group_and_sets_errors_apart():
     assert out.loc[1].tolist() == [2, 1, 1] and out.loc[2].tolist() == [2, 1, 0]
 
 
+def test_tally_keeps_a_group_whose_every_case_failed():
+    table = pd.DataFrame(
+        {"k": [1, 1, 2], "verdict": ["a", "b", "a"], "error": ["boom", "bang", None]}
+    )
+    out = tally(table, ["k"], "n", {"a": ("verdict", lambda v: v == "a")})
+    assert out.loc[1].tolist() == [0, 0, 2]  # both failures counted, not dropped
+    assert out.loc[2].tolist() == [1, 1, 0]
+    assert out["errors"].sum() == table["error"].notna().sum()
+
+
+def test_tally_when_every_case_failed_or_there_are_none():
+    failed = pd.DataFrame({"k": [1, 2], "verdict": ["a", "a"], "error": ["x", "y"]})
+    out = tally(failed, ["k"], "n", {"a": ("verdict", lambda v: v == "a")})
+    assert out.to_dict("list") == {"n": [0, 0], "a": [0, 0], "errors": [1, 1]}
+    empty = failed.iloc[:0]
+    out = tally(empty, ["k"], "n", {"a": ("verdict", lambda v: v == "a")})
+    assert len(out) == 0 and list(out.columns) == ["n", "a", "errors"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (None, ["k"], "n", {}),
+        (pd.DataFrame({"k": [1]}), ["k"], "n", {}),  # no error column
+        (pd.DataFrame({"k": [1], "error": [None]}), "k", "n", {}),
+        (pd.DataFrame({"k": [1], "error": [None]}), ["k"], "n", {"a": ("nope", bool)}),
+    ],
+)
+def test_tally_refuses_what_is_not_a_batch_table(args):
+    with pytest.raises(PuzzleError):
+        tally(*args)
+
+
+def test_share_of_no_cases_is_nan_with_the_whole_interval():
+    share, lo, hi = share_interval(0, 0)
+    assert np.isnan(share) and (float(lo), float(hi)) == (0.0, 1.0)
+
+
 # ------------------------------------------------------------------------------ resume
 
 
@@ -266,6 +325,16 @@ def test_a_damaged_chunk_is_recomputed_not_trusted(tmp_path):
         again = run_batch(square, CASES, progress=False, chunk_size=6, resume=folder)
     assert again.attrs["computed_chunks"] == 1 and len(CALLS) == 6
     pd.testing.assert_frame_equal(again, whole)
+
+
+def test_a_deeply_nested_manifest_is_refused_not_a_recursion_error(tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "manifest.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(PuzzleError, match="unreadable manifest"):
+        run_batch(square, CASES, progress=False, resume=folder)
+    table = run_batch(square, CASES, progress=False, resume=folder, overwrite=True)
+    pd.testing.assert_frame_equal(table, run_batch(square, CASES, progress=False))
 
 
 def test_an_unusable_run_folder_warns_and_computes(tmp_path):
@@ -402,7 +471,7 @@ _values = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(
     st.one_of(
         st.lists(st.dictionaries(st.sampled_from("abc"), _values, min_size=1), max_size=4),

@@ -1,9 +1,14 @@
-"""Every notebook in JupyterLab itself, in headless Chromium (Playwright, the system Chromium).
+"""The widgets in JupyterLab itself, in headless Chromium (Playwright, the system Chromium).
 
-For each notebook: open it, run all cells, wait for the kernel to go idle, check there is no
-error output, check the widgets rendered where the notebook has widget cells and that a
-stepper's "next" changes its picture, and save a screenshot under reports/browser/. The demo
-notebook tests/browser/widget_demo.ipynb also plays the sliding and water-sort boards.
+The demo notebook tests/browser/widget_demo.ipynb shows every widget once (a stepper of each
+study, both boards, the pool explorer): the test runs it in the lab, checks there is no error
+output and every widget rendered, steps a stepper and plays both boards, and saves a
+screenshot under reports/browser/.
+
+The seven notebooks run once in `make test`, under nbval, which already checks that each
+widget cell displays its widget. Running them again here would double the suite's longest
+part to re-test the same widget classes, so the per-notebook lab run is opt-in:
+``PUZZLELAB_BROWSER_ALL=1`` (e.g. after changing how a notebook displays its widgets).
 Skipped, with the reason, when no Chromium (or Playwright) is found.
 """
 
@@ -127,6 +132,8 @@ def test_widget_demo_in_jupyterlab(browser_page, running):
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[nb.stem for nb in NOTEBOOKS])
 def test_notebook_in_jupyterlab(browser_page, running, notebook):
+    if not os.environ.get("PUZZLELAB_BROWSER_ALL"):
+        pytest.skip("notebooks run once, under nbval; PUZZLELAB_BROWSER_ALL=1 runs them in the lab")
     page = browser_page
     run_notebook(page, running, notebook.name)
     if lab.widget_calls(notebook):

@@ -213,3 +213,31 @@ def test_sliding_length_distribution_sums_to_the_solved_boards():
 def test_sliding_bad_cases_are_refused(kwargs):
     with pytest.raises(PuzzleError):
         sliding.cases(**kwargs)
+
+
+# ------------------------------------------------------------------------------ every census
+
+
+@pytest.mark.parametrize(
+    "census",
+    [
+        watersort,
+        nonogram,
+        pytest.param(
+            sliding,
+            marks=pytest.mark.xfail(
+                strict=True, raises=KeyError, reason="owner fixing: sliding census.summarise"
+            ),
+        ),
+    ],
+    ids=["watersort", "nonogram", "sliding"],
+)
+def test_the_summary_of_an_empty_census_is_empty_or_a_puzzle_error(census):
+    from puzzlelab.batch import run_batch
+
+    empty = run_batch(lambda case: {}, [], progress=False)
+    try:
+        summary = census.summarise(empty)
+    except PuzzleError:
+        return
+    assert len(summary) == 0

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from puzzlelab import cache, checks
-from puzzlelab.errors import CacheError, ParseError, PuzzleError
+from puzzlelab import cache, checks, paths
+from puzzlelab.errors import CacheError, ParseError, PuzzleError, WriteError
 from puzzlelab.results import STATS_KEYS, VERDICTS, Budget, Result
 
 # ----------------------------------------------------------------------------- results
@@ -186,3 +186,66 @@ def test_unwritable_cache_file_warns(tmp_path):
     blocker.write_text("x")
     with pytest.warns(RuntimeWarning, match="cannot write"):
         assert not cache.write(blocker / "x.bin", "k", 1, {}, b"data")
+
+
+# ------------------------------------------------------------------------------ atomic writes
+
+
+def dead_pid() -> int:
+    """The id of a process that has ended."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_killed_writers_temporary_is_cleared_on_the_next_write(tmp_path):
+    import os
+
+    target = tmp_path / "table.bin"
+    stale = tmp_path / f".table.bin.{paths.TMP_MARK}{dead_pid()}.abc123"
+    stale.write_bytes(b"half a table")  # what `kill -9` mid-write leaves
+    live = tmp_path / f".table.bin.{paths.TMP_MARK}{os.getppid()}.def456"
+    live.write_bytes(b"a writer still at work")
+    other = tmp_path / f".other.bin.{paths.TMP_MARK}{dead_pid()}.x"
+    other.write_bytes(b"another file's")
+    paths.atomic_write_text(target, "whole")
+    assert target.read_text() == "whole"
+    assert not stale.exists() and live.exists() and other.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".table")) == [live.name]
+
+
+def test_writing_where_one_cannot_is_a_write_error(tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(WriteError, match="is a folder"):
+        paths.atomic_write_text(folder, "text")
+    blocker = tmp_path / "file"
+    blocker.write_text("a file, not a folder")
+    with pytest.raises(WriteError, match="cannot write"):
+        paths.atomic_write_text(blocker / "inside.txt", "text")
+    with pytest.raises(PuzzleError):
+        paths.atomic_write_text(None, "text")
+    assert blocker.read_text() == "a file, not a folder"
+
+
+@pytest.mark.parametrize("parts", [(None,), ("",), (3,), ("a\x00b",)])
+def test_path_parts_must_be_names(parts):
+    with pytest.raises(PuzzleError):
+        paths.cache_dir(*parts, create=False)
+    with pytest.raises(PuzzleError):
+        cache.cache_file(*parts)
+
+
+def test_cache_arguments_are_checked(tmp_path):
+    with pytest.raises(PuzzleError, match="key"):
+        cache.write(tmp_path / "f", "kind", 1, "not a dict", b"")
+    with pytest.raises(PuzzleError, match="payload"):
+        cache.write(tmp_path / "f", "kind", 1, {}, "text")
+    with pytest.raises(PuzzleError, match="build"):
+        cache.load_or_build(tmp_path / "f", "kind", 1, {}, None)
+    (tmp_path / "nested").write_bytes(cache.MAGIC + b"[" * 100_000 + b"\n")
+    with pytest.raises(CacheError, match="damaged header"):
+        cache.read(tmp_path / "nested", "kind", 1, {})

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 
@@ -91,7 +92,7 @@ graphs = st.integers(3, 8).flatmap(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(graphs)
 def test_astar_and_idastar_match_dijkstra(graph):
     n, weights = graph
@@ -149,7 +150,7 @@ def test_ties_are_deterministic():
     assert greedy(GridProblem(6)).length == 10
 
 
-# ---- issue 10, item 8: negative costs refused, one meaning of a zero budget ----------------------
+# ---- negative costs refused, one meaning of a zero budget ----------------------------------
 class NegativeCycle(Problem):
     """Two states with an edge of cost -1 back and forth: without a check A* runs forever."""
 

@@ -45,12 +45,15 @@ import pandas as pd
 
 from .cache import warn_once
 from .checks import integer
-from .errors import PuzzleError
+from .errors import PuzzleError, WriteError
 from .paths import atomic_path, cache_dir
 
 BATCH_VERSION = 1
 RESERVED = ("error", "_case")
-ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc|ws|wss)://\S+$")
+ADDRESS = re.compile(
+    r"^(?P<scheme>tcp|tls|ws|wss)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:(?P<port>\d+))?$"
+)
+SCHEMES = "tcp://, tls://, ws:// or wss://"
 MAX_AUTO_CHUNK = 1000
 AUTO_CHUNKS = 64  # the automatic chunk size aims at about this many chunks
 CONNECT_TIMEOUT = "20s"  # how long to wait for a scheduler address to answer
@@ -120,6 +123,8 @@ def cases_hash(cases: list[Case]) -> str:
 
 def case_seed(case: Mapping[str, Any]) -> np.random.SeedSequence:
     """A `SeedSequence` derived from the case's values alone (not the worker, not the order)."""
+    if not isinstance(case, Mapping):
+        raise PuzzleError(f"a case is a dict of column -> value, not {type(case).__name__}")
     checked = {k: _scalar(v, f"case column {k!r}") for k, v in case.items()}
     digest = hashlib.sha256(_canonical(checked)).digest()
     return np.random.SeedSequence(int.from_bytes(digest[:16], "little"))
@@ -163,7 +168,9 @@ def _run_case(fn: Callable[[Case], Mapping], case: Case) -> Row:
 
 def run_chunk(fn: Callable[[Case], Mapping], cases: list[Case]) -> list[Row]:
     """The result rows of a list of cases (what one Dask task computes)."""
-    return [_run_case(fn, case) for case in cases]
+    if not callable(fn):
+        raise PuzzleError(f"fn must be a function of one case, not {fn!r}")
+    return [_run_case(fn, case) for case in check_cases(cases)]
 
 
 def _chunks(n: int, size: int) -> list[tuple[int, int]]:
@@ -173,6 +180,7 @@ def _chunks(n: int, size: int) -> list[tuple[int, int]]:
 
 def auto_chunk_size(n_cases: int) -> int:
     """The default chunk size: about 64 chunks, at most 1000 cases each (depends on n only)."""
+    n_cases = integer(n_cases, "n_cases", minimum=0)
     return max(1, min(MAX_AUTO_CHUNK, math.ceil(n_cases / AUTO_CHUNKS)))
 
 
@@ -264,6 +272,15 @@ def run_folder(resume: str | os.PathLike) -> Path:
     raise PuzzleError(f"resume must be None, a run name or a folder path, not {resume!r}")
 
 
+def _read_manifest(path: Path) -> dict | None:
+    """A run folder's manifest, or None when it is unreadable (damaged, absurdly nested)."""
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return old if isinstance(old, dict) else None
+
+
 class _Store:
     """Finished chunks of one run as Parquet files beside a manifest."""
 
@@ -272,17 +289,13 @@ class _Store:
         self.manifest = manifest
         path = folder / "manifest.json"
         folder.mkdir(parents=True, exist_ok=True)  # OSError: the caller runs without resume
-        if path.exists():
-            try:
-                old = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, ValueError):
-                old = None
-            if old != manifest and not overwrite:
+        old = _read_manifest(path) if path.exists() else None
+        if path.exists() and old != manifest:
+            if not overwrite:
                 raise PuzzleError(self._refusal(old))
-            if old != manifest:
-                for chunk in folder.glob("chunk-*.parquet"):
-                    chunk.unlink()
-        if not path.exists() or json.loads(path.read_text(encoding="utf-8")) != manifest:
+            for chunk in folder.glob("chunk-*.parquet"):
+                chunk.unlink()
+        if old != manifest:
             with atomic_path(path) as tmp:
                 tmp.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
 
@@ -335,8 +348,8 @@ class _Store:
         try:
             with atomic_path(self.path(index), suffix=".parquet") as tmp:
                 pq.write_table(tagged, tmp)
-        except OSError as exc:  # best effort: the run goes on, the chunk is not kept
-            warn_once(f"cannot keep finished chunks in {self.folder} ({exc.strerror or exc})")
+        except (OSError, WriteError) as exc:  # best effort: the run goes on, chunk not kept
+            warn_once(f"cannot keep finished chunks in {self.folder} ({exc})")
 
 
 # ------------------------------------------------------------------------------ clusters
@@ -368,7 +381,7 @@ def _client(cluster: object) -> tuple[Any, bool]:
     if isinstance(cluster, str) and ADDRESS.match(cluster):
         try:
             client = Client(cluster, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure to connect says the same
             raise PuzzleError(f"cannot reach the Dask scheduler at {cluster}: {exc}") from exc
         print(f"Dask cluster {cluster}: dashboard {client.dashboard_link}")
         return client, True
@@ -378,6 +391,23 @@ def _client(cluster: object) -> tuple[Any, bool]:
     )
 
 
+def check_address(address: str) -> str:
+    """A scheduler address `scheme://host[:port]` with a port 1..65535, else PuzzleError."""
+    match = ADDRESS.match(address)
+    if match is None:
+        scheme = address.partition("://")[0] if "://" in address else ""
+        why = (
+            f"the {scheme}:// transport is not supported here (use {SCHEMES})"
+            if scheme in ("ucx", "inproc", "udp")
+            else "it is neither 'local' nor a scheduler address"
+        )
+        raise PuzzleError(f"cluster {address!r}: {why}; e.g. 'tcp://host:8786'")
+    port = match.group("port")
+    if port is not None and not 1 <= int(port) <= 65535:
+        raise PuzzleError(f"cluster {address!r}: port {port} is outside 1..65535")
+    return address
+
+
 def check_cluster(cluster: object) -> None:
     """Refuse a cluster argument that is none of the four accepted kinds (before any work)."""
     if cluster is None:
@@ -385,11 +415,7 @@ def check_cluster(cluster: object) -> None:
     if isinstance(cluster, str):
         if cluster == "local":
             return
-        if not ADDRESS.match(cluster):
-            raise PuzzleError(
-                f"cluster {cluster!r} is neither 'local' nor a scheduler address like "
-                "'tcp://host:8786'"
-            )
+        check_address(cluster)
         return
     from distributed import Client
     from distributed.deploy import Cluster
@@ -496,7 +522,7 @@ def run_batch(
         folder = run_folder(resume)
         try:
             store = _Store(folder, manifest, overwrite)
-        except OSError as exc:
+        except (OSError, WriteError) as exc:
             warn_once(f"run folder {folder} is unusable ({exc}); running without resume")
     tables: dict[int, Any] = {}
     if store is not None:

@@ -17,6 +17,18 @@ import numpy as np
 
 from .errors import ParseError, PuzzleError
 
+__all__ = [
+    "as_path",
+    "choice",
+    "counts",
+    "fraction",
+    "integer",
+    "number",
+    "read_text",
+    "rng",
+    "seed",
+]
+
 
 def integer(
     value: object, name: str, *, minimum: int | None = None, maximum: int | None = None
@@ -106,15 +118,27 @@ def rng(value: object = None, name: str = "rng") -> np.random.Generator:
 
 def choice(value: object, name: str, options: Iterable[str]) -> str:
     """`value` when it is one of `options` (exact match), else a `PuzzleError` listing them."""
+    if isinstance(options, str) or not isinstance(options, Iterable):
+        raise PuzzleError(f"the options for {name} must be a list of names, not {options!r}")
     options = tuple(options)
     if not isinstance(value, str) or value not in options:
         raise PuzzleError(f"{name} must be one of {', '.join(map(repr, options))}, not {value!r}")
     return value
 
 
+def as_path(value: object, name: str = "path") -> Path:
+    """`value` as a Path: a str or os.PathLike, not empty and without NUL bytes."""
+    if not isinstance(value, str | os.PathLike):
+        raise PuzzleError(f"{name} must be a file path (str or Path), not {value!r}")
+    text = os.fspath(value)
+    if not isinstance(text, str) or not text or "\x00" in text:
+        raise PuzzleError(f"{name} must be a file path (str or Path), not {value!r}")
+    return Path(text)
+
+
 def read_text(path: str | os.PathLike, what: str = "file") -> str:
     """The UTF-8 text of a file; missing, unreadable or binary files give a `ParseError`."""
-    path = Path(path)
+    path = as_path(path, what)
     try:
         raw = path.read_bytes()
     except FileNotFoundError as exc:

@@ -1,5 +1,15 @@
 """One family of errors for bad input: every one is a ValueError that says what to fix."""
 
+__all__ = [
+    "CacheError",
+    "InvalidPuzzleError",
+    "ParseError",
+    "PuzzleError",
+    "TooLargeError",
+    "UnsolvableError",
+    "WriteError",
+]
+
 
 class PuzzleError(ValueError):
     """Bad puzzle input: the message names the offending part and what was expected."""
@@ -23,3 +33,7 @@ class TooLargeError(PuzzleError):
 
 class CacheError(PuzzleError):
     """A cached file is damaged, from another version or for another puzzle."""
+
+
+class WriteError(PuzzleError):
+    """A file could not be written (a read-only folder, a folder in the way, a full disk)."""

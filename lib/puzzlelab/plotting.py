@@ -20,12 +20,35 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import animation
+from matplotlib.figure import Figure
 
+from .checks import as_path, integer, number
 from .errors import PuzzleError
 from .paths import atomic_path
 
-StepDrawer = Callable[[Any, int, Any], None]  # (result, i, ax): draw step i of result on ax
+__all__ = [
+    "STYLE",
+    "animate",
+    "animate_frames",
+    "distinct_colors",
+    "draw_matrix",
+    "draw_step",
+    "draws_steps",
+    "n_steps",
+    "save_gif",
+    "step_drawer",
+    "step_size",
+    "to_html",
+    "use_style",
+]
+
+MAX_COLORS = 10_000  # distinct_colors beyond this would not be told apart anyway
+
+StepDrawer = Callable[..., None]  # (result, i, ax, **options): draw step i of result on ax
+StepSize = Callable[[Any], tuple[float, float]]  # result -> (width, height) in inches
 _STEP_DRAWERS: dict[type, StepDrawer] = {}
+_STEP_SIZES: dict[type, StepSize] = {}
+STEP_SIZE = (3.0, 3.0)  # inches of one step's picture when the study registers no size
 
 STYLE = {
     "figure.dpi": 80,
@@ -55,6 +78,8 @@ def use_style() -> None:
 
 def distinct_colors(n: int, seed_hue: float = 0.0) -> list[tuple[float, float, float]]:
     """`n` colours that stay apart: tab10/tab20 first, then golden-ratio hues at two lightnesses."""
+    n = integer(n, "number of colours", minimum=0, maximum=MAX_COLORS)
+    seed_hue = number(seed_hue, "seed_hue")
     base = list(plt.get_cmap("tab10").colors) + [
         c for i, c in enumerate(plt.get_cmap("tab20").colors) if i % 2 == 1
     ]
@@ -68,28 +93,55 @@ def distinct_colors(n: int, seed_hue: float = 0.0) -> list[tuple[float, float, f
     return colors
 
 
-def draws_steps(result_type: type) -> Callable[[StepDrawer], StepDrawer]:
-    """Decorator registering `fn(result, i, ax)` as the way to draw step i of `result_type`."""
+def draws_steps(
+    result_type: type, size: StepSize | None = None
+) -> Callable[[StepDrawer], StepDrawer]:
+    """Decorator registering `fn(result, i, ax, **options)` as the way to draw step i of
+    `result_type`; `size(result)`, if given, is the figure size (inches) one step needs.
+
+    Options (e.g. water sort's ``palette=``) come from `draw_step`, `animate` and
+    `widgets.stepper`; a drawer takes the ones that make sense for its study.
+    """
+    if not isinstance(result_type, type):
+        raise PuzzleError(f"draws_steps needs a Result class, not {result_type!r}")
 
     def register(fn: StepDrawer) -> StepDrawer:
         _STEP_DRAWERS[result_type] = fn
+        if size is not None:
+            _STEP_SIZES[result_type] = size
         return fn
 
     return register
 
 
-def step_drawer(result: Any) -> StepDrawer:
-    """The registered drawer of `result`'s type (its study's `plots` module is imported once)."""
+def _registered(result: Any, table: dict) -> Any:
+    """The entry of `table` for `result`'s type (its study's `plots` module imported once)."""
     for _ in range(2):
         for cls in type(result).__mro__:
-            if cls in _STEP_DRAWERS:
-                return _STEP_DRAWERS[cls]
+            if cls in table:
+                return table[cls]
         package = type(result).__module__.rpartition(".")[0]
+        if not package:
+            break
         try:
             importlib.import_module(package + ".plots")
         except ImportError:
             break
-    raise PuzzleError(f"no figure is registered for {type(result).__name__} results")
+    return None
+
+
+def step_drawer(result: Any) -> StepDrawer:
+    """The registered drawer of `result`'s type (its study's `plots` module is imported once)."""
+    drawer = _registered(result, _STEP_DRAWERS)
+    if drawer is None:
+        raise PuzzleError(f"no figure is registered for {type(result).__name__} results")
+    return drawer
+
+
+def step_size(result: Any) -> tuple[float, float]:
+    """The figure size (inches) of one step of `result`: its study's choice, else `STEP_SIZE`."""
+    size = _registered(result, _STEP_SIZES)
+    return STEP_SIZE if size is None else tuple(size(result))
 
 
 def n_steps(result: Any) -> int:
@@ -101,28 +153,38 @@ def n_steps(result: Any) -> int:
     return len(states)
 
 
-def draw_step(result: Any, i: int, ax: plt.Axes | None = None) -> plt.Axes:
-    """Draw step `i` of any study's result (0 = the start) and return the axes."""
+def draw_step(result: Any, i: int, ax: plt.Axes | None = None, **options) -> plt.Axes:
+    """Draw step `i` of any study's result (0 = the start) and return the axes.
+
+    `options` go to the study's drawer (e.g. ``palette=`` for water sort).
+    """
+    draw = step_drawer(result)
+    i = integer(i, "step")
     if not 0 <= i < n_steps(result):
         raise PuzzleError(f"step {i} is outside 0..{n_steps(result) - 1}")
     if ax is None:
-        _, ax = plt.subplots()
-    step_drawer(result)(result, i, ax)
+        _, ax = plt.subplots(figsize=step_size(result))
+    draw(result, i, ax, **options)
     return ax
 
 
 def animate(
-    result: Any, interval_ms: int = 400, figsize: tuple[float, float] | None = None
+    result: Any, interval_ms: int = 400, figsize: tuple[float, float] | None = None, **options
 ) -> animation.FuncAnimation:
-    """An animation of any study's result, one frame a step (save with `save_gif`)."""
+    """An animation of any study's result, one frame a step (save with `save_gif`).
+
+    `options` go to the study's drawer (e.g. ``palette=`` for water sort).
+    """
     draw = step_drawer(result)
-    fig, ax = plt.subplots(figsize=figsize)
+    n = n_steps(result)
+    interval_ms = integer(interval_ms, "interval_ms", minimum=1)
+    fig, ax = plt.subplots(figsize=figsize or step_size(result))
 
     def frame(i: int) -> None:
         ax.clear()
-        draw(result, i, ax)
+        draw(result, i, ax, **options)
 
-    anim = animate_frames(fig, frame, n_steps(result), interval_ms)
+    anim = animate_frames(fig, frame, n, interval_ms)
     plt.close(fig)
     return anim
 
@@ -131,6 +193,12 @@ def animate_frames(
     fig: plt.Figure, draw: Callable[[int], object], n_frames: int, interval_ms: int = 400
 ) -> animation.FuncAnimation:
     """A matplotlib animation calling `draw(i)` for frame i (draw updates `fig` in place)."""
+    if not isinstance(fig, Figure):
+        raise PuzzleError(f"animate_frames needs a matplotlib Figure, not {type(fig).__name__}")
+    if not callable(draw):
+        raise PuzzleError(f"draw must be a function of the frame number, not {draw!r}")
+    n_frames = integer(n_frames, "n_frames", minimum=1, maximum=10**6)
+    interval_ms = integer(interval_ms, "interval_ms", minimum=1)
     return animation.FuncAnimation(
         fig, lambda i: draw(i) or [], frames=n_frames, interval=interval_ms, blit=False
     )
@@ -138,7 +206,10 @@ def animate_frames(
 
 def save_gif(anim: animation.Animation, path: str | Path, fps: float = 2.5) -> Path:
     """Write an animation as a GIF (Pillow), atomically."""
-    path = Path(path)
+    if not isinstance(anim, animation.Animation):
+        raise PuzzleError(f"save_gif needs a matplotlib animation, not {type(anim).__name__}")
+    path = as_path(path, "GIF path")
+    fps = number(fps, "fps", minimum=0.01, maximum=100)
     with atomic_path(path, suffix=".gif") as tmp:
         anim.save(tmp, writer=animation.PillowWriter(fps=fps))
     return path
@@ -146,6 +217,8 @@ def save_gif(anim: animation.Animation, path: str | Path, fps: float = 2.5) -> P
 
 def to_html(anim: animation.Animation) -> str:
     """The animation as self-contained JavaScript HTML for a notebook (`IPython.display.HTML`)."""
+    if not isinstance(anim, animation.Animation):
+        raise PuzzleError(f"to_html needs a matplotlib animation, not {type(anim).__name__}")
     html = anim.to_jshtml(default_mode="once")
     plt.close(anim._fig)  # noqa: SLF001 - the figure would otherwise also render as a still
     return html
@@ -185,9 +258,12 @@ def draw_matrix(
     -------
     AxesImage
     """
-    m = np.asarray(matrix, dtype=float)
-    if m.ndim != 2:
-        raise ValueError(f"draw_matrix needs a 2-D matrix, not shape {m.shape}")
+    try:
+        m = np.asarray(matrix, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise PuzzleError(f"draw_matrix needs a 2-D matrix of numbers ({exc})") from None
+    if m.ndim != 2 or m.size == 0:
+        raise PuzzleError(f"draw_matrix needs a 2-D matrix, not shape {m.shape}")
     if ax is None:
         _, ax = plt.subplots()
     lo = np.nanmin(m) if vmin is None else vmin

@@ -35,6 +35,16 @@ from typing import Any
 from .checks import integer, number
 from .errors import PuzzleError
 
+__all__ = [
+    "Budget",
+    "Result",
+    "SOLVED",
+    "STATS_KEYS",
+    "VERDICTS",
+    "as_budget",
+    "budget",
+]
+
 VERDICTS = ("optimal", "feasible", "unique", "multiple", "unsolvable", "limit")
 SOLVED = frozenset({"optimal", "feasible", "unique", "multiple"})  # verdicts with an answer
 STATS_KEYS = ("method", "verdict", "length", "expanded", "generated", "max_frontier", "seconds")

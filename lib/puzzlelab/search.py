@@ -23,6 +23,21 @@ from .checks import choice, number
 from .errors import PuzzleError
 from .results import Budget, Result, as_budget
 
+__all__ = [
+    "ALGORITHMS",
+    "Problem",
+    "SearchProblem",
+    "SearchResult",
+    "astar",
+    "best_first",
+    "bfs",
+    "check_problem",
+    "dfs",
+    "greedy",
+    "idastar",
+    "weighted_astar",
+]
+
 State = Hashable
 Action = Any
 
@@ -92,6 +107,19 @@ class SearchResult(Result):
         return {"cost": self.cost}
 
 
+def check_problem(problem: object) -> SearchProblem:
+    """`problem` if it has what a search needs (initial, actions, result, is_goal), else a
+    PuzzleError naming what is missing."""
+    needs = ("initial", "actions", "result", "is_goal")
+    missing = [name for name in needs if not hasattr(problem, name)]
+    if missing:
+        raise PuzzleError(
+            f"a search problem needs {', '.join(needs)} (see search.Problem); "
+            f"{type(problem).__name__} lacks {', '.join(missing)}"
+        )
+    return problem
+
+
 def _path(parents: dict, state: State) -> tuple[list, list]:
     """Follow parent links back from `state`: (states, actions) from the start."""
     states, actions = [state], []
@@ -133,7 +161,7 @@ def bfs(
 ) -> SearchResult:
     """Breadth-first graph search: fewest actions (optimal for unit costs)."""
     limits = as_budget(budget, max_expanded, max_seconds)
-    start = problem.initial
+    start = check_problem(problem).initial
     res = SearchResult(method="bfs", verdict="unsolvable")
     parents: dict = {start: None}
     frontier = deque([start])
@@ -221,7 +249,7 @@ def best_first(
     g_weight = number(g_weight, "g_weight", minimum=0)
     step = -1 if choice(ties, "ties", ("oldest", "newest")) == "newest" else 1
     limits = as_budget(budget, max_expanded, max_seconds)
-    start = problem.initial
+    start = check_problem(problem).initial
     res = SearchResult(method=name, verdict="unsolvable")
     optimal = g_weight == 1.0 and weight <= 1.0
     successors = getattr(problem, "successors", None)
@@ -313,7 +341,7 @@ def dfs(
     budget (None = unlimited, 0 = stop at once) ran out.
     """
     limits = as_budget(budget, max_expanded, max_seconds)
-    start = problem.initial
+    start = check_problem(problem).initial
     res = SearchResult(method="dfs", verdict="unsolvable")
     parents: dict = {start: None}
     stack = [start]
@@ -393,7 +421,7 @@ def idastar(
     moves deep are fine.
     """
     limits = as_budget(budget, max_expanded, max_seconds)
-    start = problem.initial
+    start = check_problem(problem).initial
     res = SearchResult(method="idastar", verdict="unsolvable")
     bound = problem.h(start)
     while res.verdict == "unsolvable":
@@ -414,7 +442,7 @@ def _bounded_dfs(problem, bound, res: SearchResult, limits: Budget):
 
     Sets `res.verdict = "limit"` and returns (None, inf) when the budget runs out.
     """
-    start = problem.initial
+    start = check_problem(problem).initial
     states, actions, costs = [start], [], [0.0]
     on_path = {start}
     stack = [None]  # per depth: an iterator over the remaining actions (None = not expanded)

@@ -16,6 +16,14 @@ import pandas as pd
 from .checks import choice, fraction
 from .errors import PuzzleError
 
+__all__ = [
+    "CI_METHODS",
+    "mean_interval",
+    "proportion_ci",
+    "share_interval",
+    "tally",
+]
+
 CI_METHODS = ("wilson", "clopper-pearson")
 
 
@@ -83,8 +91,13 @@ def tally(
         Indexed by `keys` (every group of the table, also one whose every case failed):
         `total`, the counts in order, then ``errors``.
     """
-    if "error" not in table.columns:
-        raise PuzzleError("tally needs a run_batch table (with its 'error' column)")
+    if not isinstance(table, pd.DataFrame) or "error" not in table.columns:
+        raise PuzzleError("tally needs a run_batch table (a DataFrame with its 'error' column)")
+    if isinstance(keys, str) or not isinstance(keys, list | tuple) or not keys:
+        raise PuzzleError(f"tally: keys must be a list of column names, not {keys!r}")
+    keys = list(keys)
+    if not isinstance(counts, Mapping):
+        raise PuzzleError(f"tally: counts must map name -> (column, test), not {counts!r}")
     missing = [k for k in keys if k not in table.columns]
     if missing:
         raise PuzzleError(f"tally: no column {missing[0]!r}; the table has {list(table.columns)}")
@@ -95,7 +108,10 @@ def tally(
     out = pd.DataFrame(index=index)
     out[total] = groups.size().reindex(index, fill_value=0).astype("int64")
     for name, (column, test) in counts.items():
-        counted = groups[column].agg(lambda v, t=test: int(t(v).sum()))
+        if column not in table.columns:
+            raise PuzzleError(f"tally: no column {column!r}; the table has {list(table.columns)}")
+        counted = groups[column].agg(lambda v, t=test: int(t(v).sum())) if len(ok) else None
+        counted = pd.Series(dtype="int64") if counted is None else counted.astype("int64")
         out[name] = counted.reindex(index, fill_value=0).astype("int64")
     out["errors"] = table[failed].groupby(keys).size().reindex(index, fill_value=0).astype(int)
     return out

@@ -57,10 +57,7 @@ PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook in front (tabs o
 WIDGET_CLASSES = (
     ".puzzlelab-stepper, .puzzlelab-sliding-board, .puzzlelab-watersort-board, .puzzlelab-explorer"
 )
-WIDGET_CALL = re.compile(
-    r"widgets\.(stepper|sliding_stepper|watersort_stepper|nonogram_stepper|SlidingBoard|"
-    r"WaterSortBoard|PoolSizeExplorer)\("
-)
+WIDGET_CALL = re.compile(r"widgets\.(stepper|SlidingBoard|WaterSortBoard|PoolSizeExplorer)\(")
 
 
 def find_chromium() -> str | None:

@@ -1,7 +1,7 @@
 """Interactive widgets for exploring the studies in JupyterLab (ipywidgets 8).
 
-- `stepper(result)`: play / pause / slider / next over any solver result's `states`
-  (`sliding_stepper`, `watersort_stepper`, `nonogram_stepper` for each puzzle);
+- `stepper(result)`: play / pause / slider / next over any study's result, drawn by the
+  step drawer its study registered (`plotting.draws_steps`);
 - `SlidingBoard(start, goal, table=...)`: click tiles; minimum moves left after each move, hint;
 - `WaterSortBoard(level)`: click two tubes to pour; optimal pours left or "now unsolvable", hint;
 - `PoolSizeExplorer()`: notebook 04's pool-size estimate and interval, redrawn live.
@@ -12,33 +12,22 @@ papermill reports, HTML, untrusted notebooks. All logic is in plain methods (`cl
 """
 
 from .boards import SlidingBoard, WaterSortBoard
-from .core import Panel, Stepper, figure_png, strip_indices
+from .core import Stepper, figure_png, strip_indices
 from .explore import PoolDraw, PoolSizeExplorer, describe, draw_estimates, draw_pool
-from .steppers import (
-    nonogram_stepper,
-    result_moves,
-    result_states,
-    sliding_stepper,
-    stepper,
-    watersort_stepper,
-)
+from .steppers import describe_move, step_caption, stepper
 
 __all__ = [
-    "Panel",
     "PoolDraw",
     "PoolSizeExplorer",
     "SlidingBoard",
     "Stepper",
     "WaterSortBoard",
     "describe",
+    "describe_move",
     "draw_estimates",
     "draw_pool",
     "figure_png",
-    "nonogram_stepper",
-    "result_moves",
-    "result_states",
-    "sliding_stepper",
+    "step_caption",
     "stepper",
     "strip_indices",
-    "watersort_stepper",
 ]

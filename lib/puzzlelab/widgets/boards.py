@@ -9,6 +9,8 @@ optimal solver under a budget (exact, "now unsolvable", or "unknown" past the bu
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as W
@@ -19,6 +21,14 @@ from ..errors import InvalidPuzzleError, PuzzleError
 from .core import Panel, figure_png, image_widget, show
 
 CELL = "3.2em"
+
+
+def study_drawing(study: str, name: str) -> Any:
+    """`name` from the study's `plots` module (where every figure of a study lives)."""
+    try:
+        return getattr(importlib.import_module(f"puzzlelab.{study}.plots"), name)
+    except (ImportError, AttributeError):  # before the study's figures moved into plots.py
+        return getattr(importlib.import_module(f"puzzlelab.{study}.render"), name)
 
 
 class _Game(Panel):
@@ -45,12 +55,13 @@ class SlidingBoard(_Game):
 
     Parameters
     ----------
-    start : State or str
-        The board to start from (e.g. ``"9B6358247"`` or ``"4 3 _ / 5 1 6 / 7 2 _"``).
+    start : State, str or array
+        The board to start from (e.g. ``"9B6358247"``, ``"4 3 _ / 5 1 6 / 7 2 _"``, or a 2-D
+        array, whose shape is the board's).
     goal : State or str, optional
         The goal (default: tiles in order, blank last).
     shape : (rows, cols), optional
-        The shape, when `start` does not say it.
+        The shape, when `start` does not say it (rows in text, a 2-D array or nested rows).
     table : DistanceTable, optional
         The distance table for this shape and goal (default: built, ≤ 12 cells; pass
         `puzzlelab.patterns.game_table()` for the game's 3×3 goal ``789456B23``).
@@ -62,13 +73,16 @@ class SlidingBoard(_Game):
     """
 
     def __init__(self, start: Any, goal: Any = None, shape: Any = None, table: Any = None):
-        from ..sliding.board import check_same_tiles, parse_board, require_solvable, solved_state
+        from ..sliding.board import (
+            check_same_tiles,
+            parse_board,
+            read_board,
+            require_solvable,
+            solved_state,
+        )
         from ..sliding.tables import distance_table
 
-        self.start = parse_board(start, shape)
-        if shape is None:
-            shape = _shape_of(start, self.start)
-        self.shape = (int(shape[0]), int(shape[1]))
+        self.start, self.shape = read_board(start, shape)
         self.goal = solved_state(self.shape) if goal is None else parse_board(goal, self.shape)
         check_same_tiles(self.start, self.goal)
         require_solvable(self.start, self.goal, self.shape)
@@ -106,33 +120,57 @@ class SlidingBoard(_Game):
         """Is the current board the goal?"""
         return self.state == self.goal
 
-    def click(self, cell: int) -> bool:
-        """Slide the tile in `cell` into a next blank; False (with a message) if it cannot."""
+    def choices(self, cell: int) -> list[tuple[Any, tuple]]:
+        """The moves (tile, direction) of the tile in `cell` with the boards they lead to,
+        best first (fewest moves left; the hinted move leads when it is this tile's)."""
         from ..sliding.board import neighbors
 
         cell = integer(cell, "cell", minimum=0, maximum=len(self.state) - 1)
         tile = self.state[cell]
-        for move, nxt in neighbors(self.state, self.shape):
-            if move[0] == tile and nxt[cell] == 0:
-                self.state = nxt
-                self.history.append(move)
-                self.trail.append(nxt)
-                self.message = ""
-                self._refresh()
-                return True
-        self.message = "that is a blank" if tile == 0 else f"tile {tile} is not next to a blank"
+        if tile == 0:
+            return []
+        options = [(m, nxt) for m, nxt in neighbors(self.state, self.shape) if nxt[cell] == 0]
+        return sorted(options, key=lambda option: self.table.distance(option[1]))
+
+    def click(self, cell: int, direction: str | None = None) -> bool:
+        """Slide the tile in `cell` into a next blank; False (with a message) if it cannot.
+
+        A tile beside two blanks slides the best way (the hinted move when the hint is this
+        tile); pass `direction` ("up", "down", "left", "right") to choose.
+        """
+        options = self.choices(cell)
+        tile = self.state[cell]
+        if direction is not None:
+            options = [(m, nxt) for m, nxt in options if m[1] == direction]
+        if not options:
+            if tile == 0:
+                self.message = "that is a blank"
+            elif direction is not None:
+                self.message = f"tile {tile} cannot slide {direction}"
+            else:
+                self.message = f"tile {tile} is not next to a blank"
+            self._refresh()
+            return False
+        move, nxt = options[0]
+        others = [m[1] for m, _ in self.choices(cell) if m != move]
+        self.state = nxt
+        self.history.append(move)
+        self.trail.append(nxt)
+        self.message = (
+            f"tile {tile} slid {move[1]} (it could also slide {others[0]})"
+            if (others and direction is None)
+            else ""
+        )
         self._refresh()
-        return False
+        return True
 
     def hint(self) -> Any:
         """An optimal next move (tile, direction), or None when the board is solved."""
         from ..sliding.board import neighbors
 
         d = self.moves_left
-        for move, nxt in neighbors(self.state, self.shape):
-            if d > 0 and self.table.distance(nxt) == d - 1:
-                return move
-        return None
+        best = [m for m, nxt in neighbors(self.state, self.shape) if self.table.distance(nxt) < d]
+        return best[0] if d > 0 and best else None
 
     def show_hint(self) -> Any:
         """Say (and highlight) an optimal next move; returns it."""
@@ -179,8 +217,7 @@ class SlidingBoard(_Game):
 
     def fallback_png(self) -> bytes:
         """The current board, drawn by the sliding renderer."""
-        from ..sliding.render import draw_board
-
+        draw_board = study_drawing("sliding", "draw_board")
         rows, cols = self.shape
         fig = Figure(figsize=(2.2 * cols / max(rows, cols), 2.2 * rows / max(rows, cols) + 0.3))
         draw_board(self.state, self.shape, ax=fig.add_subplot(), title=f"{self.moves_left} to go")
@@ -189,14 +226,6 @@ class SlidingBoard(_Game):
     def summary(self) -> str:
         """The status line."""
         return "sliding board: " + self.text()
-
-
-def _shape_of(text: Any, state: tuple) -> tuple[int, int]:
-    """The shape a board was written in (rows marked with '/' or new lines), else square."""
-    from ..sliding.board import _infer_shape, _tokens
-
-    rows = _tokens(text)[1] if isinstance(text, str) else None
-    return _infer_shape(len(state), None, rows)
 
 
 def _count(n: int, noun: str) -> str:
@@ -219,6 +248,8 @@ class WaterSortBoard(_Game):
         The level to play.
     max_expanded : int
         Search budget per position (expanded nodes) for the pours-left count and hints.
+    palette : dict, optional
+        Colour name -> RGB for the drawing (e.g. the colours a screenshot was read in).
 
     Raises
     ------
@@ -226,11 +257,14 @@ class WaterSortBoard(_Game):
         For something that is not a Level or a bad budget.
     """
 
-    def __init__(self, level: Any, max_expanded: int = 200_000):
+    def __init__(self, level: Any, max_expanded: int = 200_000, palette: Mapping | None = None):
         from ..watersort.level import Level
 
         if not isinstance(level, Level):
             raise PuzzleError(f"expected a watersort Level, got {type(level).__name__}")
+        if palette is not None and not isinstance(palette, Mapping):
+            raise PuzzleError(f"palette must be a dict of colour name -> RGB, not {palette!r}")
+        self.palette = palette
         self.start = self.level = level
         self.max_expanded = integer(max_expanded, "max_expanded", minimum=0)
         self.history: list[tuple[int, int]] = []
@@ -310,10 +344,8 @@ class WaterSortBoard(_Game):
 
     def hint(self) -> tuple[int, int] | None:
         """An optimal next pour, or None (sorted, unsolvable, or past the budget)."""
-        from .steppers import result_moves
-
         result = self.analyse()
-        moves = result_moves(result)
+        moves = list(result.moves)
         return tuple(moves[0]) if result.verdict == "optimal" and moves else None
 
     def show_hint(self) -> tuple[int, int] | None:
@@ -365,11 +397,12 @@ class WaterSortBoard(_Game):
 
     def _picture(self, highlight: tuple[int, int] | None = None) -> bytes:
         """The current position as PNG (the last pour, or a hint, outlined)."""
-        from ..watersort.plots import draw_board, figure_size
-
+        draw_board = study_drawing("watersort", "draw_board")
+        figure_size = study_drawing("watersort", "figure_size")
         fig = Figure(figsize=figure_size(self.level, unit=0.45))
         pour = highlight or (self.history[-1] if self.history else None)
-        draw_board(self.level, fig.add_subplot(), colors=self.colors, pour=pour)
+        options = {} if self.palette is None else {"palette": self.palette}
+        draw_board(self.level, fig.add_subplot(), colors=self.colors, pour=pour, **options)
         return figure_png(fig)
 
     def _refresh(self, highlight: tuple[int, int] | None = None) -> None:

@@ -19,7 +19,8 @@ import ipywidgets as W
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ..checks import integer
+from ..checks import integer, number
+from ..errors import PuzzleError
 
 DPI = 72
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -29,6 +30,8 @@ Draw = Callable[[Any, int], None]  # draw(ax, index): one frame on a matplotlib 
 
 def figure_png(fig: Figure) -> bytes:
     """The figure as PNG bytes (Agg, modest DPI, tight box)."""
+    if not isinstance(fig, Figure):
+        raise PuzzleError(f"figure_png needs a matplotlib Figure, not {type(fig).__name__}")
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.05)
@@ -64,6 +67,8 @@ def frame_png(draw: Draw, index: int, size: tuple[float, float]) -> bytes:
 
 def strip_indices(n: int, k: int = 8) -> list[int]:
     """At most `k` frame indices spread evenly over 0..n-1, always the first and the last."""
+    n = integer(n, "n", minimum=0)
+    k = integer(k, "k", minimum=2)
     if n <= k:
         return list(range(n))
     step = (n - 1) / (k - 1)
@@ -126,8 +131,15 @@ class Stepper(Panel):
         interval_ms: int = 500,
         label: Callable[[int], str] | None = None,
     ):
-        n_frames = integer(n_frames, "n_frames", minimum=1)
+        n_frames = integer(n_frames, "n_frames", minimum=1, maximum=10**6)
         interval_ms = integer(interval_ms, "interval_ms", minimum=10)
+        if not callable(draw):
+            raise PuzzleError(f"draw must be a function draw(ax, i), not {draw!r}")
+        if label is not None and not callable(label):
+            raise PuzzleError(f"label must be a function label(i), not {label!r}")
+        if not isinstance(size, tuple | list) or len(size) != 2:
+            raise PuzzleError(f"size must be (width, height) in inches, not {size!r}")
+        size = tuple(number(v, "size", minimum=0.5, maximum=40) for v in size)
         self.n_frames, self.draw, self.size = n_frames, draw, size
         self._label = label or (lambda i: f"{i} / {n_frames - 1}")
         self._frames: dict[int, bytes] = {}

@@ -17,6 +17,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..checks import integer, number
+from ..errors import PuzzleError
 from .core import Panel, figure_png, image_widget, show
 
 CONCENTRATIONS = (
@@ -44,7 +45,10 @@ class PoolDraw:
 
 
 def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int = 0) -> PoolDraw:
-    """Draw `n_samples` openings from `pool` patterns and estimate the pool size both ways.
+    """Draw `n_samples` openings of the game from `pool` patterns; estimate the pool both ways.
+
+    The openings come from the game model's one pool sampler (`puzzlelab.game.random_openings`),
+    so the explorer samples exactly as notebook 04 does.
 
     Parameters
     ----------
@@ -54,7 +58,7 @@ def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int =
         Openings drawn.
     concentration : float
         0 for equal weights, else the Dirichlet concentration of the pattern weights
-        (small = very unequal, as in `puzzlelab.game.make_pool`).
+        (small = very unequal).
     seed : int
         Seeds the weights and the draws.
 
@@ -62,18 +66,23 @@ def draw_pool(pool: int, n_samples: int, concentration: float = 0.0, seed: int =
     -------
     PoolDraw
     """
-    from .. import patterns
+    from .. import game, patterns
 
-    pool = integer(pool, "pool", minimum=1)
-    n_samples = integer(n_samples, "n_samples", minimum=1)
-    concentration = number(concentration, "concentration", minimum=0)
-    rng = np.random.default_rng(integer(seed, "seed", minimum=0))
-    weights = rng.dirichlet(np.full(pool, concentration)) if concentration else None
-    draws = rng.choice(pool, size=n_samples, p=weights)
+    pool = integer(pool, "pool", minimum=1, maximum=10_000)
+    n_samples = integer(n_samples, "n_samples", minimum=1, maximum=10**6)
+    concentration = number(concentration, "concentration", minimum=0, maximum=1e6)
+    seed = integer(seed, "seed", minimum=0)
+    draws = game.random_openings(pool, n_samples, concentration=concentration, rng=seed)
     counts = Counter(int(x) for x in draws)
     equal = patterns.estimate_pool_size(n_samples, len(counts))
     mixture = patterns.mixture_pool_size(counts)
     return PoolDraw(pool, n_samples, counts, equal, mixture)
+
+
+def _check_draw(draw: object) -> None:
+    """Refuse anything but a PoolDraw (from `draw_pool`)."""
+    if not isinstance(draw, PoolDraw):
+        raise PuzzleError(f"expected a PoolDraw (from draw_pool), not {type(draw).__name__}")
 
 
 def _fmt(x: float) -> str:
@@ -83,6 +92,7 @@ def _fmt(x: float) -> str:
 
 def describe(draw: PoolDraw) -> str:
     """One line: what was seen, both estimates and whether they hold the truth."""
+    _check_draw(draw)
     eq, mx = draw.equal, draw.mixture
 
     def holds(est: Any) -> str:
@@ -97,6 +107,7 @@ def describe(draw: PoolDraw) -> str:
 
 def draw_estimates(draw: PoolDraw, ax: Any = None) -> Any:
     """Relative likelihood of the pool size (equal weights), both intervals and the truth."""
+    _check_draw(draw)
     from .. import patterns
 
     if ax is None:
@@ -142,6 +153,10 @@ class PoolSizeExplorer(Panel):
     def __init__(
         self, pool: int = 80, n_samples: int = 500, concentration: float = 5.0, seed: int = 0
     ):
+        pool = integer(pool, "pool", minimum=5, maximum=300)
+        n_samples = integer(n_samples, "n_samples", minimum=10, maximum=1500)
+        concentration = number(concentration, "concentration", minimum=0, maximum=1e6)
+        seed = integer(seed, "seed", minimum=0, maximum=10**6)
         style = {"description_width": "7em"}
         slider = dict(continuous_update=False, style=style)
         self.pool = W.IntSlider(value=pool, min=5, max=300, description="pool size", **slider)
