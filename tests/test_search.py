@@ -236,5 +236,6 @@ def test_reopen_false_expands_each_state_once():
     """Without re-opening, an inconsistent h can cost optimality (so A* keeps reopen=True)."""
     weights = {(0, 1): 1, (0, 2): 4, (1, 2): 1, (2, 3): 5}
     problem = GraphProblem(weights, 3, h={1: 5, 2: 0})
-    assert best_first(problem).cost == 7
-    assert best_first(problem, reopen=False).cost == 9
+    assert best_first(problem).cost == 7 and best_first(problem).verdict == "optimal"
+    unproven = best_first(problem, reopen=False)
+    assert unproven.cost == 9 and unproven.verdict == "feasible"  # no proof: not `optimal`

@@ -237,7 +237,8 @@ def best_first(
     Returns
     -------
     SearchResult
-        Verdict `optimal` (unit weights), `feasible` (other weights), `unsolvable`
+        Verdict `optimal` (unit weights with re-opening), `feasible` (other weights, or no
+        re-opening), `unsolvable`
         (frontier exhausted) or `limit` (budget spent).
 
     Raises
@@ -251,7 +252,9 @@ def best_first(
     limits = as_budget(budget, max_expanded, max_seconds)
     start = check_problem(problem).initial
     res = SearchResult(method=name, verdict="unsolvable")
-    optimal = g_weight == 1.0 and weight <= 1.0
+    # Without re-opening, A* is optimal only for a consistent h, which it cannot check: such a
+    # run reports `feasible` (a proof needs reopen=True, or a search that says so itself).
+    optimal = g_weight == 1.0 and weight <= 1.0 and reopen
     successors = getattr(problem, "successors", None)
     if successors is None:
         successors = partial(_successors, problem)

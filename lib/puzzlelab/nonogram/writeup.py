@@ -39,6 +39,7 @@ import numpy as np
 
 from ..checks import integer
 from ..errors import InvalidPuzzleError
+from ..results import Budget, as_budget
 from .line import arrangements, count_arrangements
 from .puzzle import EMPTY, FILLED, UNKNOWN, Puzzle, is_solution
 from .solve import Deduction, NonogramResult
@@ -51,6 +52,7 @@ VERDICT_OF = {
     "stuck": "limit",
     "gave_up": "limit",
     "too_large": "limit",
+    "budget": "limit",
 }
 NOTE_OF = {
     "solved": "",
@@ -61,6 +63,7 @@ NOTE_OF = {
     "empty without proof; that proves nothing, so no verdict (solve() decides)",
     "too_large": "the lines have more arrangements than max_arrangements; the write-up's "
     "method would list them all",
+    "budget": "",  # filled in with the budget's own sentence
 }
 
 
@@ -124,6 +127,10 @@ def solve_writeup(
     max_arrangements: int = MAX_ARRANGEMENTS,
     max_passes: int = 10_000,
     keep_frames: bool = True,
+    *,
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    budget: Budget | None = None,
 ) -> NonogramResult:
     """Run the write-up's enumerate-and-eliminate loop with its one-level guessing.
 
@@ -136,6 +143,9 @@ def solve_writeup(
         Give up ("stuck") after this many passes.
     keep_frames : bool
         Keep the grid after every pass in `states`.
+    max_expanded, max_seconds, budget : optional
+        The search budget (`puzzlelab.results`); one pass counts as one expansion. When it
+        runs out the outcome is "budget" (verdict "limit").
 
     Returns
     -------
@@ -145,6 +155,7 @@ def solve_writeup(
         after each pass when `keep_frames`.
     """
     t0 = time.perf_counter()
+    limits = as_budget(budget, max_expanded, max_seconds)
     total = total_arrangements(puzzle)
     max_arrangements = integer(max_arrangements, "max_arrangements", minimum=0)
     max_passes = integer(max_passes, "max_passes", minimum=1)
@@ -160,6 +171,9 @@ def solve_writeup(
     status = "stuck"
     passes = 0
     while passes < max_passes:
+        if limits.exhausted(passes):
+            status = "budget"
+            break
         passes += 1
         before = sum(map(len, row_arr)) + sum(map(len, col_arr))
         row_arr = _filter(row_arr, grid, rows=True)
@@ -213,4 +227,7 @@ def solve_writeup(
                 break
     if status == "solved" and not is_solution(puzzle, grid):
         status = "stuck"
-    return _result(status, puzzle, grid, passes, guesses, total, t0, frames)
+    result = _result(status, puzzle, grid, passes, guesses, total, t0, frames)
+    if status == "budget":
+        result.note = limits.why()
+    return result
