@@ -179,7 +179,7 @@ class SlidingBoard(_Game):
 
     def fallback_png(self) -> bytes:
         """The current board, drawn by the sliding renderer."""
-        from ..sliding.render import draw_board
+        from ..sliding.plots import draw_board
 
         rows, cols = self.shape
         fig = Figure(figsize=(2.2 * cols / max(rows, cols), 2.2 * rows / max(rows, cols) + 0.3))

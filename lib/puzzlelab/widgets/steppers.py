@@ -62,7 +62,7 @@ def sliding_stepper(
     Stepper
     """
     from ..sliding.board import move_between
-    from ..sliding.render import draw_board
+    from ..sliding.plots import draw_board
 
     states = [tuple(s) for s in _nonempty(result_states(result), "sliding")]
     shape = tuple(shape or getattr(result, "shape", None) or _square(len(states[0])))
