@@ -222,7 +222,18 @@ def test_korf_manhattan_column_matches():
         assert manhattan(s, KORF_GOAL, (4, 4)) == int(r["manhattan_h0"])
 
 
-def test_pdb_solves_ten_easiest_korf_instances(db663):
+def test_pdb_solves_the_easiest_korf_instances_to_their_published_lengths():
+    db = pattern_database((4, 4), KORF_GOAL, "5-5-5", progress=False)
+    rows = sorted(korf_rows(), key=lambda r: (int(r["optimal_length"]), int(r["id"])))[:2]
+    for r in rows:
+        s = tuple(int(t) for t in r["tiles"].split())
+        sol = solve(s, KORF_GOAL, (4, 4), "idastar", "pdb:5-5-5", progress=False)
+        assert sol.verdict == "optimal" and sol.length == int(r["optimal_length"]), r["id"]
+        assert sol.verify() and db.h(s) <= sol.length
+
+
+@pytest.mark.slow
+def test_pdb_solves_ten_korf_instances(db663):
     rows = korf_rows()[:10]
     for r in rows:
         s = tuple(int(t) for t in r["tiles"].split())
@@ -234,6 +245,7 @@ def test_pdb_solves_ten_easiest_korf_instances(db663):
         assert res.verdict == "optimal" and res.length == want, r["id"]
 
 
+@pytest.mark.slow
 def test_pdb_lower_bound_on_all_korf_instances(db663):
     rows = korf_rows()
     boards = np.array([[int(t) for t in r["tiles"].split()] for r in rows])
