@@ -25,7 +25,9 @@ import numpy as np
 import pandas as pd
 
 from puzzlelab.sliding import distance_table, solved_state
-from puzzlelab.sliding.experiments import KORF_GOAL, KORF_SHAPE, korf_instances, solve_korf
+from puzzlelab.sliding.census import solve_korf
+from puzzlelab.sliding.data import KORF_GOAL, KORF_SHAPE
+from puzzlelab.sliding.data import korf100 as korf_instances
 from puzzlelab.sliding.pdb import ida_star, pattern_database
 from puzzlelab.sliding.solve import solve
 

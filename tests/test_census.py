@@ -177,7 +177,7 @@ def test_sliding_census_lengths_match_the_complete_3x3_table():
 
 
 def test_sliding_random_boards_cover_both_parity_classes_of_permutations():
-    boards = [sliding.random_board(c) for c in sliding.cases(40, (2, 3))]
+    boards = [sliding.case_board(c) for c in sliding.cases(40, (2, 3))]
     assert all(sorted(b) == list(range(6)) for b in boards)
     assert len(set(boards)) > 20  # 360 reachable boards: 40 draws rarely repeat much
 

@@ -2,21 +2,25 @@
 
 Random text, numbers (NaN, inf, negative, huge, floats), shapes, nested lists and 2-D arrays
 go to parse_board, format_board, is_solvable, solve (small boards, with a budget),
-distance_table (tiny shapes) and DistanceTable.distance/states. Each call must finish within
-a per-call deadline (hypothesis' `deadline`), and answers are checked against the rules
-(parse -> format -> parse round trip, moves that really solve, distances from the BFS).
+distance_table (tiny shapes) and DistanceTable.distance/states, and to every function in
+`puzzlelab.sliding.__all__` (so a new export is fuzzed without anyone remembering to). Each
+call must finish within a per-call deadline (`conftest.fuzz_call`), and answers are checked
+against the rules (parse -> format -> parse round trip, moves that really solve, distances
+from the BFS).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 import pytest
-from conftest import fuzz_call
-from hypothesis import HealthCheck, given, settings
+from conftest import examples, fuzz_call
+from hypothesis import given
 from hypothesis import strategies as st
 
+import puzzlelab.sliding as sliding
 from puzzlelab.sliding import (
     distance_counts_reference,
     distance_table,
@@ -28,11 +32,7 @@ from puzzlelab.sliding import (
     solve,
 )
 
-FUZZ = settings(
-    max_examples=60,
-    deadline=5000,  # milliseconds per call (generous: the CI machine is shared)
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+FUZZ = examples(60)
 
 numbers = st.one_of(
     st.integers(-5, 20),
@@ -158,3 +158,42 @@ def test_states_of_any_indices(table23, indices):
     got = puzzle_error_or(table23.states, indices)
     if got is not None:
         assert all(table23.index(s) == i for s, i in zip(got, list(indices), strict=True))
+
+
+FUNCTIONS = sorted(
+    name
+    for name in sliding.__all__
+    if inspect.isfunction(getattr(sliding, name))  # classes and type names are not calls
+)
+tiny_shapes = st.one_of(st.tuples(st.integers(-1, 3), st.integers(-1, 3)), shapes)
+anything = st.one_of(boards, tiny_shapes, numbers, st.permutations(range(9)).map(tuple))
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@examples(40)
+@given(st.data())
+def test_every_export_gives_a_puzzle_error_or_an_answer(name, data):
+    fn = getattr(sliding, name)
+    params = inspect.signature(fn).parameters.values()
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    n = data.draw(st.integers(len(required), len(positional)), label="arguments")
+    args = [data.draw(anything, label=f"argument {i}") for i in range(n)]
+    kwargs = {"cache": False} if name in ("distance_table", "pattern_database") else {}
+    if "progress" in inspect.signature(fn).parameters and n < len(positional):
+        kwargs["progress"] = False
+    puzzle_error_or(fn, *args, **kwargs)
+
+
+def test_mismatched_boards_and_shapes_give_puzzle_errors():
+    nine, four = tuple(range(9)), (1, 2, 3, 0)
+    for fn in (sliding.manhattan, sliding.misplaced, sliding.linear_conflict):
+        assert puzzle_error_or(fn, nine, four, (3, 3)) is None
+        assert puzzle_error_or(fn, nine, nine, (2, 2)) is None
+        assert puzzle_error_or(fn, "abc", nine, (3, 3)) is None
+        assert puzzle_error_or(fn, nine, nine, None) is None
+        assert fn(nine, nine, (3, 3)) == 0
+    assert puzzle_error_or(sliding.neighbors, nine, (2, 2)) is None
+    assert puzzle_error_or(sliding.neighbors, None, (3, 3)) is None
+    assert puzzle_error_or(sliding.move_between, nine, four, (3, 3)) is None
+    assert puzzle_error_or(sliding.slide, nine, (1, "left"), "3x3") is None

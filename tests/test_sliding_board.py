@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 
+import numpy as np
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError, UnsolvableError
 from puzzlelab.sliding import (
+    distance_table,
     format_board,
+    is_solution,
     is_solvable,
     move_between,
     neighbors,
     parse_board,
     require_solvable,
+    solve,
     solved_state,
     to_pattern,
 )
+from puzzlelab.sliding.pdb import pattern_database
 
 
 def test_parse_the_write_ups_forms():
@@ -60,7 +67,7 @@ def test_tiles_must_match_the_goal():
         is_solvable(parse_board("781456B23"), goal, (3, 3))
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(st.integers(1, 4), st.integers(2, 4), st.randoms(use_true_random=False))
 def test_format_then_parse_round_trips(rows, cols, rnd):
     state = list(range(rows * cols))
@@ -104,7 +111,7 @@ def test_require_solvable_explains():
         require_solvable((2, 1, 3, 4, 5, 6, 7, 8, 0), goal, (3, 3))
 
 
-@settings(max_examples=80, deadline=None)
+@examples(80)
 @given(st.integers(2, 4), st.integers(2, 4), st.integers(1, 2), st.randoms(use_true_random=False))
 def test_every_move_slides_one_tile_into_an_adjacent_blank(rows, cols, blanks, rnd):
     n = rows * cols
@@ -133,3 +140,88 @@ def test_pattern_and_solved_states():
     assert solved_state((2, 2), 1) == (1, 0, 2, 3)
     with pytest.raises(InvalidPuzzleError):
         solved_state((2, 2), 9)
+
+
+def test_is_solvable_equal_boards_and_shape_checks():
+    assert is_solvable((1, 0, 2, 0), (1, 0, 2, 0), (2, 2))
+    assert is_solvable((0, 1, 2, 0, 3, 0), (0, 1, 2, 0, 3, 0), (2, 3))
+    with pytest.raises(InvalidPuzzleError, match="more than once"):
+        is_solvable((1, 1, 2, 0), (1, 1, 2, 0), (2, 2))
+    with pytest.raises(ParseError, match="3x3"):
+        is_solvable((1, 2, 3, 0), (1, 2, 3, 0), (3, 3))
+    with pytest.raises(InvalidPuzzleError, match="no blank"):
+        is_solvable((1, 2, 3, 4), (1, 2, 3, 4), (2, 2))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: parse_board("12345678²"),
+        lambda: parse_board([1, 2, math.inf, 0]),
+        lambda: parse_board([1, 2, math.nan, 0]),
+        lambda: parse_board([1, 2, 3.0, 0]),
+        lambda: parse_board(np.array([1.0, 2, 3, 0])),
+        lambda: parse_board("1230", shape=("a", 2)),
+        lambda: parse_board("1230", shape=(4,)),
+        lambda: parse_board("1230", shape=(2.0, 2)),
+        lambda: parse_board([[1, 2], [3]]),
+        lambda: parse_board(None),
+        lambda: is_solvable((1, 2, 3, 4), (1, 2, 3, 4), (2, 2)),
+        lambda: format_board(()),
+        lambda: solve("1 2 3 / 4 5 6 / 7 _ 8", heuristic=None),
+        lambda: solve("1 2 3 / 4 5 6 / 7 _ 8", algorithm="weighted_astar", weight="2"),
+        lambda: solve("1 2 3 / 4 5 6 / 7 _ 8", heuristic="pdbfoo"),
+        lambda: solve("1 2 3 / 4 5 6 / 7 _ 8", heuristic="pdb:4-x"),
+        lambda: solve("1 2 3 / 4 5 6 / 7 _ 8", max_expanded=1.5),
+        lambda: solve("1 2 3 / 4 5 6 / 7 _ 8", max_seconds=math.nan),
+        lambda: distance_table((2.0, 3)),
+        lambda: distance_table((2, 3), threads=0),
+        lambda: pattern_database((3, 3), solved_state((3, 3)), "0-8", cache=False),
+    ],
+)
+def test_bad_input_gives_a_puzzle_error(call):
+    with pytest.raises(PuzzleError):
+        call()
+
+
+def test_float_tiles_are_refused_not_truncated():
+    with pytest.raises(ParseError, match="whole number"):
+        parse_board([1.7, 2, 3, 0])
+    assert parse_board([np.int64(1), np.int32(2), 3, 0]) == (1, 2, 3, 0)
+
+
+def test_is_solution_never_raises_on_bad_moves():
+    start = parse_board("1 2 3 / 4 5 6 / 7 _ 8")
+    assert is_solution(start, [(8, "left")])
+    bad = [[(8, "right")], [(9, "left")], [(0, "up")], [("8", "left")], [(8,)], None, 42]
+    bad += [[(8, "sideways")], [[8, "left", 1]], [(7, "right"), (7, "left")], [(8.0, "left")]]
+    for moves in bad:
+        assert is_solution(start, moves) is False, moves
+    assert not is_solution(parse_board("1 2 _ / 3 4 5"), [(3, "left")], shape=(2, 3))  # no wrap
+
+
+def test_random_board_is_seeded_uniform_over_the_reachable_class():
+    from collections import Counter
+
+    from puzzlelab.sliding import random_board, reachable_states
+
+    assert random_board((3, 3), rng=5) == random_board((3, 3), rng=np.random.default_rng(5))
+    draws = Counter(random_board((2, 3), rng=rng) for rng in range(3000))
+    goal = solved_state((2, 3))
+    assert all(is_solvable(b, goal, (2, 3)) for b in draws)
+    assert len(draws) > 300 and max(draws.values()) < 30  # 360 boards, about 8 draws each
+    strip = random_board((1, 6), (1, 0, 2, 0, 3, 4), rng=1)
+    assert [t for t in strip if t] == [1, 2, 3, 4] and strip.count(0) == 2
+    assert (
+        reachable_states((3, 3)) == 181_440 and reachable_states((1, 6), (1, 0, 2, 0, 3, 4)) == 15
+    )
+
+
+def test_the_slide_rule_is_shared_by_neighbors_and_apply_moves():
+    from puzzlelab.sliding import apply_moves, slide
+
+    board, shape = parse_board("1 2 3 / 4 _ 5"), (2, 3)
+    for move, nxt in neighbors(board, shape):
+        assert slide(board, move, shape) == nxt == apply_moves(board, [move], shape)
+    assert slide(board, (3, "down"), shape) is None  # 3 is not beside the blank
+    assert slide(board, (5, "right"), shape) is None and apply_moves(board, 7, shape) is None

@@ -7,12 +7,19 @@ import math
 
 import numpy as np
 import pytest
-from conftest import require_shared
-from hypothesis import given, settings
+from conftest import examples, require_shared
+from hypothesis import given
 from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError
-from puzzlelab.sliding import distance_table, is_solution, manhattan, solved_state
+from puzzlelab.sliding import (
+    distance_table,
+    is_solution,
+    manhattan,
+    parse_board,
+    solve,
+    solved_state,
+)
 from puzzlelab.sliding.pdb import (
     _rank,
     _unrank,
@@ -29,6 +36,8 @@ from puzzlelab.sliding.pdb import (
     rank_placement_py,
     reflect,
 )
+
+GAME_GOAL = parse_board("789456B23")
 
 SHAPE3 = (3, 3)
 GOAL3 = solved_state(SHAPE3, "first")
@@ -68,7 +77,7 @@ def korf_rows() -> list[dict]:
     return sorted(rows, key=lambda r: (int(r["optimal_length"]), int(r["id"])))
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(st.integers(1, 7).flatmap(lambda k: st.permutations(range(12)).map(lambda p: p[:k])))
 def test_rank_matches_reference_and_round_trips(cells):
     n, k = 12, len(cells)
@@ -213,7 +222,18 @@ def test_korf_manhattan_column_matches():
         assert manhattan(s, KORF_GOAL, (4, 4)) == int(r["manhattan_h0"])
 
 
-def test_pdb_solves_ten_easiest_korf_instances(db663):
+def test_pdb_solves_the_easiest_korf_instances_to_their_published_lengths():
+    db = pattern_database((4, 4), KORF_GOAL, "5-5-5", progress=False)
+    rows = sorted(korf_rows(), key=lambda r: (int(r["optimal_length"]), int(r["id"])))[:2]
+    for r in rows:
+        s = tuple(int(t) for t in r["tiles"].split())
+        sol = solve(s, KORF_GOAL, (4, 4), "idastar", "pdb:5-5-5", progress=False)
+        assert sol.verdict == "optimal" and sol.length == int(r["optimal_length"]), r["id"]
+        assert sol.verify() and db.h(s) <= sol.length
+
+
+@pytest.mark.slow
+def test_pdb_solves_ten_korf_instances(db663):
     rows = korf_rows()[:10]
     for r in rows:
         s = tuple(int(t) for t in r["tiles"].split())
@@ -225,6 +245,7 @@ def test_pdb_solves_ten_easiest_korf_instances(db663):
         assert res.verdict == "optimal" and res.length == want, r["id"]
 
 
+@pytest.mark.slow
 def test_pdb_lower_bound_on_all_korf_instances(db663):
     rows = korf_rows()
     boards = np.array([[int(t) for t in r["tiles"].split()] for r in rows])
@@ -247,3 +268,36 @@ def test_eight_tile_pattern_is_refused_with_reason():
 
     with pytest.raises(TooLargeError, match="at most 7 tiles"):
         build_pattern_table((4, 4), KORF_GOAL, tuple(range(1, 9)))
+
+
+@pytest.fixture()
+def cache_in(tmp_path, monkeypatch):
+    """A private cache folder."""
+    monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_pdb_idastar_with_the_game_goal_and_large_labels():
+    table = distance_table((3, 3), GAME_GOAL, cache=False)
+    board = parse_board("9B6358247")
+    sol = solve(board, GAME_GOAL, (3, 3), algorithm="idastar", heuristic="pdb", progress=False)
+    assert sol.verdict == "optimal" and sol.length == table.distance(board) == 27
+    assert is_solution(board, sol.moves, GAME_GOAL, (3, 3))
+    big = {t: 10 * t for t in range(2, 10)}  # labels 20..90 on nine cells
+    goal10 = tuple(big.get(t, 0) for t in GAME_GOAL)
+    board10 = tuple(big.get(t, 0) for t in board)
+    for heuristic in ("pdb", "manhattan", "pdb-noreflect"):
+        sol = solve(board10, goal10, (3, 3), "idastar", heuristic, progress=False)
+        assert sol.length == 27 and is_solution(board10, sol.moves, goal10, (3, 3)), heuristic
+
+
+def test_a_tampered_pattern_database_is_rebuilt(cache_in):
+    shape, goal = (3, 3), solved_state((3, 3))
+    db = pattern_database(shape, goal, "4-4", progress=False)
+    path = pdb_path(shape, goal, db.patterns[0])
+    raw = bytearray(path.read_bytes())
+    raw[-100] = 99  # a value far above the truth would make IDA* miss the optimum
+    path.write_bytes(bytes(raw))
+    with pytest.warns(RuntimeWarning, match="checksum"):
+        again = pattern_database(shape, goal, "4-4", progress=False)
+    assert np.array_equal(again.tables[0], build_pattern_table(shape, goal, db.patterns[0]))

@@ -6,14 +6,18 @@ import itertools
 import math
 
 import numpy as np
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
+from puzzlelab.sliding import (
+    is_solvable,
+    solved_state,
+)
 from puzzlelab.sliding import ranking as rk
-from puzzlelab.sliding.board import is_solvable, solved_state
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(st.permutations(list(range(1, 12))))
 def test_lexrank_matches_reference_and_unrank_inverts(perm):
     seq = np.array(perm + [0], dtype=np.int64)
@@ -24,7 +28,7 @@ def test_lexrank_matches_reference_and_unrank_inverts(perm):
     assert out[: len(perm)].tolist() == perm
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, n - 1))))
 def test_colex_rank_matches_reference(nk):
     n, k = nk

@@ -6,17 +6,20 @@ import importlib
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
-from puzzlelab.errors import InvalidPuzzleError, PuzzleError, TooLargeError
+from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError, TooLargeError
 from puzzlelab.results import STATS_KEYS
 from puzzlelab.sliding import (
     distance_table,
+    is_solution,
     manhattan,
-    move_between,
     neighbors,
     parse_board,
+    read_board,
+    solve,
     solved_state,
 )
 from puzzlelab.sliding.heuristics import (
@@ -26,8 +29,8 @@ from puzzlelab.sliding.heuristics import (
     misplaced,
     pairwise_linear_conflict,
 )
-from puzzlelab.sliding.solve import is_solution, solve
-from puzzlelab.sliding.writeup import WRITEUP_GOAL, WRITEUP_START, writeup_astar, writeup_h
+from puzzlelab.sliding.pdb import ida_star, pattern_database
+from puzzlelab.sliding.writeup import WRITEUP_GOAL
 
 solve_mod = importlib.import_module("puzzlelab.sliding.solve")  # the package exports solve()
 
@@ -102,7 +105,7 @@ def test_line_conflict_examples():
     assert longest_increasing([3, 1, 2, 0, 4]) == 3
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(st.permutations(range(9)))
 def test_heuristic_ordering(perm):
     shape, goal = (3, 3), solved_state((3, 3))
@@ -119,28 +122,11 @@ def test_two_blank_goal_with_manhattan():
         assert is_solution(board, sol.moves, WRITEUP_GOAL, (3, 3))
 
 
-def test_writeup_run_reproduced():
-    run = writeup_astar()
-    table = distance_table((3, 3), WRITEUP_GOAL)
-    assert run.length == 11 == table.distance(WRITEUP_START)
-    assert run.steps[0] == (WRITEUP_START, 7, 0)
-    assert run.steps[-1] == (WRITEUP_GOAL, 0, 11)
-    assert [m for _, _, m in run.steps] == list(range(12))
-    assert all(h == manhattan(s, WRITEUP_GOAL, (3, 3)) for s, h, _ in run.steps)
-    path = [s for s, _, _ in run.steps]
-    moves = [move_between(a, b, (3, 3)) for a, b in zip(path, path[1:], strict=False)]
-    assert is_solution(WRITEUP_START, moves, WRITEUP_GOAL, (3, 3))
-    assert run.max_queue > 0 and run.lines()[-1] == f"Max queue length: {run.max_queue}"
-    assert writeup_h(WRITEUP_START, WRITEUP_GOAL) == 7
-    ours = solve(WRITEUP_START, WRITEUP_GOAL, algorithm="astar", heuristic="manhattan")
-    assert ours.length == 11
-
-
 def test_unsolvable_is_reported_before_any_search(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("a search started on an unsolvable board")
 
-    for name in ("astar", "bfs", "idastar", "ida_star", "run_ida", "weighted_astar", "greedy"):
+    for name in ("astar", "bfs", "idastar", "run_ida", "weighted_astar", "greedy"):
         monkeypatch.setattr(solve_mod, name, boom)
     for algorithm in ("auto", "astar", "idastar", "bfs", "greedy"):
         sol = solve("1 2 3 / 4 5 6 / 8 7 _", algorithm=algorithm)
@@ -182,3 +168,93 @@ def test_limit_verdict_and_auto_choices(tables):
     assert solve(far, algorithm="auto").heuristic == "linear_conflict"
     assert set(sol.stats()) == set(STATS_KEYS) and sol.row()["heuristic"] == "misplaced"
     assert solve("1 2 3 / 4 5 6 / 7 8 _").length == 0
+
+
+def test_solve_uses_the_shape_of_arrays_and_nested_lists():
+    board = np.array(solved_state((2, 8))).reshape(2, 8)
+    board[1, 6], board[1, 7] = 0, 15  # one move from the 2x8 goal
+    sol = solve(board, algorithm="astar", heuristic="manhattan")
+    assert sol.shape == (2, 8) and sol.verdict == "optimal" and sol.length == 1
+    sol = solve([[1, 2, 3], [4, 0, 5]])
+    assert sol.shape == (2, 3) and sol.length == 1
+    sol = solve(np.array([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 0, 11]]), algorithm="astar")
+    assert sol.shape == (3, 4) and sol.length == 1
+    assert read_board([[1, 2], [3, 0]]) == ((1, 2, 3, 0), (2, 2))
+    assert read_board("1 2 3 / 4 5 _") == ((1, 2, 3, 4, 5, 0), (2, 3))
+    with pytest.raises(ParseError, match="shape"):
+        read_board(np.zeros((2, 8), dtype=int), (4, 4))
+
+
+def test_zero_budget_stops_at_once_on_the_numba_path():
+    far = distance_table((3, 3), cache=False).farthest(1)[0]
+    for algorithm, heuristic in [("idastar", "pdb"), ("idastar", "manhattan"), ("astar", "auto")]:
+        sol = solve(far, algorithm=algorithm, heuristic=heuristic, max_expanded=0, progress=False)
+        assert sol.verdict == "limit" and sol.expanded == 0 and sol.length is None, heuristic
+    db = pattern_database((3, 3), solved_state((3, 3)), "4-4", cache=False, progress=False)
+    res = ida_star(db, far, max_seconds=0)
+    assert res.verdict == "limit" and "max_seconds" in res.note
+
+
+def test_idastar_reaches_a_goal_more_than_a_thousand_moves_deep():
+    n = 1201
+    goal = tuple(range(1, n)) + (0,)
+    start = (0, *range(1, n))  # every tile one step right of home: 1200 moves
+    sol = solve(start, goal, (1, n), algorithm="idastar", heuristic="manhattan")
+    assert sol.verdict == "optimal" and sol.length == n - 1
+    assert is_solution(start, sol.moves, goal, (1, n))
+
+
+def test_solution_is_a_result_with_the_shared_stats():
+    from puzzlelab.results import STATS_KEYS, Result
+
+    sol = solve("1 2 3 / 4 5 6 / 7 _ 8")
+    assert isinstance(sol, Result) and tuple(sol.stats()) == STATS_KEYS
+    assert sol.states[0] == parse_board("1 2 3 / 4 5 6 / 7 _ 8") and sol.moves == [(8, "left")]
+
+
+def test_strips_of_any_length_are_solved_directly_and_optimally():
+    n = 5000
+    goal = (*range(1, n), 0)
+    start = tuple(list(range(1, 1234)) + [0] + list(range(1234, n)))  # blank 3,765 cells off
+    sol = solve(start, goal, (1, n), max_expanded=1)  # no search: the budget is not needed
+    assert sol.verdict == "optimal" and sol.method == "strip" and sol.length == n - 1 - 1233
+    assert sol.verify() and sol.expanded == 0
+    column = solve((1, 0, 2, 0, 3), (0, 1, 0, 2, 3), (5, 1))
+    assert column.length == 2 and column.verify() and {d for _, d in column.moves} == {"down"}
+
+
+def test_strip_lengths_match_the_distance_table():
+    for shape, goal in [((1, 6), (0, 1, 0, 2, 3, 0)), ((6, 1), (1, 2, 0, 3, 4, 5))]:
+        table = distance_table(shape, goal, cache=False)
+        reachable = np.flatnonzero(table.depths < 255)
+        for board, depth in zip(table.states(reachable), table.depths[reachable], strict=True):
+            sol = solve(board, goal, shape)
+            assert sol.length == depth and sol.verify(), board
+
+
+def test_one_budget_runs_through_every_layer():
+    from puzzlelab.results import Budget
+
+    far = distance_table((3, 3), cache=False).farthest(1)[0]
+    spent = Budget(max_seconds=0)
+    for algorithm, heuristic in [("astar", "manhattan"), ("idastar", "pdb"), ("bfs", "auto")]:
+        sol = solve(far, algorithm=algorithm, heuristic=heuristic, budget=spent, progress=False)
+        assert sol.verdict == "limit" and sol.expanded == 0, algorithm
+    with pytest.raises(PuzzleError, match="not both"):
+        solve(far, budget=Budget(), max_expanded=5)
+
+
+def test_tile_labels_near_two_to_the_31_solve_and_cache(tmp_path, monkeypatch):
+    from puzzlelab.sliding.pdb import pdb_path
+
+    monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path / "cache"))
+    big = 2**31 - 20
+    goal = (*range(big, big + 8), 0)
+    start = list(goal)
+    start[7], start[8] = 0, start[7]  # one move from the goal
+    sol = solve(tuple(start), goal, (3, 3), "idastar", "pdb:4-4", progress=False)
+    assert sol.verdict == "optimal" and sol.length == 1 and sol.verify()
+    names = [p.name for p in (tmp_path / "cache").rglob("*.bin")]
+    assert len(names) == 2 and all(len(name) < 80 for name in names)
+    goal16 = (*range(big, big + 15), 0)  # the 7-7-1 split of a 4x4 goal: names stay short
+    assert len(pdb_path((4, 4), goal16, goal16[:7]).name) < 80

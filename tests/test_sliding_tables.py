@@ -2,23 +2,36 @@
 
 from __future__ import annotations
 
+import os
+import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
-from puzzlelab.errors import CacheError, InvalidPuzzleError, TooLargeError, UnsolvableError
+from puzzlelab.errors import (
+    CacheError,
+    InvalidPuzzleError,
+    PuzzleError,
+    TooLargeError,
+    UnsolvableError,
+)
 from puzzlelab.sliding import (
     DistanceTable,
     distance_counts_reference,
     distance_table,
     move_between,
     parse_board,
+    solve,
     solved_state,
 )
-from puzzlelab.sliding.tables import build_table
+from puzzlelab.sliding.pdb import pattern_database
+from puzzlelab.sliding.tables import build_table, table_path
+
+GAME_GOAL = parse_board("789456B23")
 
 GAME_GOAL = "789456B23"
 
@@ -123,7 +136,7 @@ def test_farthest_states_of_the_game(game_table):
     assert sum(len(game_table.states_at(d, None)) for d in range(32)) == 181_440
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(st.integers(0, 181_439))
 def test_every_path_is_legal_and_optimal(game_table, index):
     (state,) = game_table.states([index])
@@ -134,7 +147,7 @@ def test_every_path_is_legal_and_optimal(game_table, index):
         move_between(a, b, (3, 3))  # raises unless one legal move apart
 
 
-@settings(max_examples=30, deadline=None)
+@examples(30)
 @given(st.sampled_from([((2, 3), 2), ((3, 3), 2), ((2, 4), 3)]), st.randoms(use_true_random=False))
 def test_paths_with_several_blanks(board, rnd):
     shape, k = board
@@ -200,3 +213,87 @@ def test_queue_scan_and_threaded_searches_agree(monkeypatch):
         monkeypatch.undo()
         assert np.array_equal(serial.depths, threaded.depths)
         assert np.array_equal(serial.depths, queued.depths)
+
+
+@pytest.fixture()
+def cache_in(tmp_path, monkeypatch):
+    """A private cache folder."""
+    monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.mark.parametrize("shape", [(3, 1), (4, 1), (5, 1), (6, 1), (4, 2), (3, 2)])
+def test_column_boards_match_the_dictionary_bfs(shape):
+    table = distance_table(shape, cache=False)
+    assert table.counts.tolist() == distance_counts_reference(shape).tolist()
+    if shape[1] == 1:
+        assert table.counts.tolist() == [1] * shape[0]  # the blank walks up the column
+
+
+def test_column_board_distances_and_two_blanks():
+    table = distance_table((5, 1), cache=False)
+    assert table.distance((1, 2, 3, 0, 4)) == 1
+    assert table.distance((0, 1, 2, 3, 4)) == 4
+    goal = (1, 0, 2, 0)
+    two = distance_table((4, 1), goal, cache=False)
+    assert two.counts.tolist() == distance_counts_reference((4, 1), goal).tolist() == [1, 3, 1, 1]
+
+
+def test_a_tampered_table_is_rebuilt_not_trusted(cache_in):
+    shape, goal = (2, 3), solved_state((2, 3))
+    first = distance_table(shape, goal, cache=True)
+    path = table_path(shape, goal)
+    raw = bytearray(path.read_bytes())
+    raw[-3] ^= 0x01  # one changed byte in the distances
+    path.write_bytes(bytes(raw))
+    far = first.farthest(1)[0]
+    with pytest.warns(RuntimeWarning, match="checksum"):
+        sol = solve(far, goal, shape, algorithm="table")
+    assert sol.length == first.distance(far) == 21
+    with pytest.warns(RuntimeWarning, match="rebuilding"):
+        again = distance_table(shape, goal, cache=True)  # rebuilt and rewritten
+    assert np.array_equal(again.depths, first.depths)
+    assert np.array_equal(distance_table(shape, goal, cache=True).depths, first.depths)
+
+
+def test_states_refuses_indices_outside_the_table():
+    table = distance_table((2, 3), cache=False)
+    for bad in ([10**12], [-1], [table.depths.size], [10**30], [1.5], "0"):
+        with pytest.raises(PuzzleError):
+            table.states(bad)
+    assert table.states([0, table.depths.size - 1])[0] == table.states(np.array([0]))[0]
+
+
+def test_unusable_cache_folder_does_not_break_runs(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("PUZZLELAB_CACHE", str(blocker / "cache"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert distance_table((2, 3), cache=False).n_states == 360
+        assert solve("1 2 3 / 4 5 6 / 7 _ 8").length == 1
+        assert distance_table((2, 3), cache=True).n_states == 360
+        db = pattern_database((3, 3), solved_state((3, 3)), "4-4", progress=False)
+        assert db.h(solved_state((3, 3))) == 0
+    assert not os.path.exists(blocker / "cache")
+
+
+def test_a_temporary_left_by_a_killed_writer_is_removed_on_the_next_write(cache_in):
+    import time
+
+    shape, goal = (2, 5), solved_state((2, 5))
+    path = table_path(shape, goal)
+    stale = path.parent / f".{path.name}.abc123"  # as an atomic write left it at kill -9
+    stale.write_bytes(b"\0" * 1000)
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    young = path.parent / f".{path.name}.def456"  # a writer still at work: kept
+    young.write_bytes(b"\0" * 10)
+    distance_table(shape, goal, cache=True, progress=False)
+    assert path.exists() and not stale.exists() and young.exists()
+
+
+def test_cache_names_do_not_grow_with_tile_labels(cache_in):
+    goal = (2**31 - 1, 2**31 - 2, 2**31 - 3, 2**31 - 4, 2**31 - 5, 0, 7, 8, 9, 10)
+    table = distance_table((2, 5), goal, cache=True, progress=False)
+    assert table.n_states == 1_814_400 and len(table_path((2, 5), goal).name) < 60

@@ -355,7 +355,7 @@ class NonogramResult(Result):
     line_solves: int = 0
     probes: int = 0
     guesses: int = 0
-    outcome: str = ""  # the write-up's own word (solved / none / stuck / gave_up / too_large / budget)
+    outcome: str = ""  # the write-up's own word: solved/none/stuck/gave_up/too_large/budget
 
     @property
     def solution(self) -> np.ndarray | None:

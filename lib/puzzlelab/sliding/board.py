@@ -25,6 +25,7 @@ Move = tuple[int, str]  # (tile, direction the tile slides: "up", "down", "left"
 
 BLANK_SYMBOLS = {"0", "B", "b", "_", ".", "-"}
 DIRECTIONS = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
+STEPS = {name: step for step, name in DIRECTIONS.items()}  # direction -> (drow, dcol)
 
 
 MAX_LABEL = 2**31 - 1  # tile labels above this are refused (they must fit the int64 kernels)
@@ -288,25 +289,149 @@ def solved_state(shape: Shape, blank: str | int = "last") -> State:
     return tuple(0 if i == cell else next(tiles) for i in range(n))
 
 
-def neighbors(state: State, shape: Shape) -> list[tuple[Move, State]]:
-    """Every legal move from `state`: ((tile, direction it slides), next state)."""
+def slide(state: State, move: object, shape: Shape) -> State | None:
+    """The slide rule, once: the board after `move` (tile, direction), or None if illegal.
+
+    The tile slides one cell in its direction into a blank; any malformed move, a tile not
+    on the board, a step off the board or onto another tile gives None. A malformed board
+    or shape raises a `PuzzleError`.
+    """
+    state, shape = _board_and_shape(state, shape)
+    return _slide(state, move, shape)
+
+
+def _slide(state: State, move: object, shape: Shape) -> State | None:
+    """`slide` on a board already checked (for hot loops); never raises."""
+    if not isinstance(move, tuple | list) or len(move) != 2:
+        return None
+    tile, direction = move
+    if isinstance(tile, bool) or not isinstance(tile, int | np.integer) or tile == 0:
+        return None
+    if not isinstance(direction, str) or direction not in STEPS:
+        return None
+    rows, cols = shape
+    try:
+        i = state.index(tile)
+    except ValueError:
+        return None
+    dr, dc = STEPS[direction]
+    r, c = i // cols + dr, i % cols + dc
+    if not (0 <= r < rows and 0 <= c < cols) or state[r * cols + c] != 0:
+        return None
+    s = list(state)
+    s[i], s[r * cols + c] = 0, int(tile)
+    return tuple(s)
+
+
+def legal_moves(state: State, shape: Shape) -> list[Move]:
+    """Every (tile, direction) that slides a tile into a blank next to it (board checked)."""
     rows, cols = shape
     out = []
     for b, t in enumerate(state):
         if t != 0:
             continue
         br, bc = divmod(b, cols)
-        for (dr, dc), _ in DIRECTIONS.items():
+        for (dr, dc), name in DIRECTIONS.items():
             r, c = br - dr, bc - dc  # the tile that slides in direction (dr, dc) into b
             if 0 <= r < rows and 0 <= c < cols and state[r * cols + c] != 0:
-                s = list(state)
-                s[b], s[r * cols + c] = s[r * cols + c], 0
-                out.append(((state[r * cols + c], DIRECTIONS[dr, dc]), tuple(s)))
+                out.append((state[r * cols + c], name))
     return out
+
+
+def neighbors(state: State, shape: Shape) -> list[tuple[Move, State]]:
+    """Every legal move from `state`: ((tile, direction it slides), next state)."""
+    return next_boards(*_board_and_shape(state, shape))
+
+
+def next_boards(state: State, shape: Shape) -> list[tuple[Move, State]]:
+    """`neighbors` for a board already read and checked (no parsing: for hot loops)."""
+    return [(move, _slide(state, move, shape)) for move in legal_moves(state, shape)]
+
+
+def apply_moves(start: State, moves: object, shape: Shape) -> State | None:
+    """The board after `moves` from `start` by the slide rule, or None at the first bad move.
+
+    A malformed `start` or `shape` raises a `PuzzleError`; bad moves give None.
+    """
+    board: State | None
+    board, shape = _board_and_shape(start, shape)
+    if isinstance(moves, str | bytes | dict):
+        return None
+    try:
+        moves = list(moves)
+    except TypeError:
+        return None
+    for move in moves:
+        board = _slide(board, move, shape)
+        if board is None:
+            return None
+    return board
+
+
+def is_solution(
+    start: State | str, moves: object, goal: State | str | None = None, shape: Shape | None = None
+) -> bool:
+    """Do `moves` take `start` to `goal` (default: tiles in order, blank last)? Never raises.
+
+    Parameters
+    ----------
+    start : tuple of int, str, nested rows or array
+        The starting board (any form `read_board` reads).
+    moves : sequence of (tile, direction)
+        Each move names the tile and the way it slides ("up", "down", "left", "right")
+        into a blank next to it, as in `Solution.moves`.
+    goal : optional
+        The target board (default: tiles in order, blank last).
+    shape : (rows, cols), optional
+        The shape (else read from `start`).
+
+    Returns
+    -------
+    bool
+        False for any illegal, malformed or missing move and for unreadable boards.
+    """
+    try:
+        start, shape = read_board(start, shape)
+        goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
+    except PuzzleError:
+        return False
+    return apply_moves(start, moves, shape) == goal
+
+
+def _plain(state: object, shape: object) -> bool:
+    """Is this already a valid board as a tuple of ints with a (rows, cols) tuple? (fast path)"""
+    if type(shape) is not tuple or len(shape) != 2 or type(state) is not tuple:
+        return False
+    rows, cols = shape
+    if type(rows) is not int or type(cols) is not int or rows < 1 or cols < 1:
+        return False
+    if len(state) != rows * cols or not all(type(t) is int and 0 <= t <= MAX_LABEL for t in state):
+        return False
+    blanks = state.count(0)
+    return blanks > 0 and len(set(state)) == len(state) - blanks + 1
+
+
+def _board_and_shape(state: object, shape: object) -> tuple[State, Shape]:
+    """A board and its shape, checked (`PuzzleError` for anything malformed)."""
+    if _plain(state, shape):
+        return state, shape
+    shape = check_shape(shape)
+    return read_board(state, shape)[0], shape
+
+
+def _board_pair(state: object, goal: object, shape: object) -> tuple[State, State, Shape]:
+    """A board, a goal with the same tiles, and their shape, checked."""
+    state, shape = _board_and_shape(state, shape)
+    goal = goal if _plain(goal, shape) else read_board(goal, shape)[0]
+    if sorted(state) != sorted(goal):
+        check_same_tiles(state, goal)
+    return state, goal, shape
 
 
 def move_between(a: State, b: State, shape: Shape) -> Move:
     """The move that turns board `a` into board `b` (InvalidPuzzleError if none does)."""
+    a, shape = _board_and_shape(a, shape)
+    b = read_board(b, shape)[0]
     for move, nxt in neighbors(a, shape):
         if nxt == b:
             return move
@@ -361,6 +486,16 @@ def is_solvable(state: State | str, goal: State | str, shape: Shape) -> bool:
     return solvable_checked(state, goal, shape)
 
 
+def reachable_states(shape: Shape, goal: State | str | None = None) -> int:
+    """How many boards can reach `goal`: n!/2 (one blank), n!/k! (k blanks), strips C(n, k)."""
+    shape = check_shape(shape)
+    goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
+    n, k = len(goal), goal.count(0)
+    if min(shape) == 1:
+        return math.comb(n, k)  # tiles keep their order: only the blanks' cells vary
+    return math.factorial(n) // (2 if k == 1 else math.factorial(k))
+
+
 def solvable_checked(state: State, goal: State, shape: Shape) -> bool:
     """`is_solvable` for boards already read and checked (no parsing: for hot paths)."""
     rows, cols = shape
@@ -379,7 +514,8 @@ def solvable_checked(state: State, goal: State, shape: Shape) -> bool:
 
 def require_solvable(state: State, goal: State, shape: Shape) -> None:
     """Raise UnsolvableError (with the reason) unless `state` can reach `goal`."""
-    if not is_solvable(state, goal, shape):
+    state, goal, shape = _board_pair(state, goal, shape)
+    if not solvable_checked(state, goal, shape):
         raise UnsolvableError(
             f"{to_text(state)} cannot reach {to_text(goal)}: the two boards lie in different "
             "parity classes (swap any two tiles of the start to make it solvable)"
@@ -395,6 +531,11 @@ def to_text(state: State) -> str:
 
 def manhattan(state: State, goal: State, shape: Shape) -> int:
     """Sum over tiles (blanks excluded) of the taxicab distance to the tile's goal cell."""
+    return manhattan_checked(*_board_pair(state, goal, shape))
+
+
+def manhattan_checked(state: State, goal: State, shape: Shape) -> int:
+    """`manhattan` for boards already read and checked (no parsing: for hot paths)."""
     cols = shape[1]
     where = {t: i for i, t in enumerate(goal) if t}
     total = 0

@@ -1,23 +1,31 @@
-"""Census of random boards: the distribution of optimal solution lengths.
+"""Every "over many boards" question of the sliding study, answered once.
 
-One case is one board drawn uniformly from the positions that can reach the goal: a random
-permutation from `puzzlelab.batch.case_rng` (rows, cols, board, seed), and when it lies in
-the other parity class its first two tiles are swapped (a bijection between the classes, so
-the draw stays uniform). The goal is Korf's (blank first: 0 1 2 ... n-1), so on 4x4 the
-cached 6-6-3 pattern databases of notebook 02 are reused. Each board is solved optimally by
-the numba IDA* with additive pattern databases (`solve_with_database`).
+- `random_board(shape, goal, rng)`: the one way the lab draws a uniformly random solvable
+  board (census, notebooks, game and widgets use it).
+- `census` / `summarise` / `length_distribution`: optimal lengths of random boards.
+- `compare_methods`, `heuristic_values` / `heuristic_quality`: heuristics side by side.
+- `solve_korf`, `korf_heuristics`: Korf's instances with the numba IDA*.
+
+Census cases: one case is one board drawn uniformly from the positions that can reach the
+goal: a random permutation from `puzzlelab.batch.case_rng` over the case keys (rows, cols,
+board, seed), and when it lies in the other parity class its first two tiles are swapped
+(a bijection between the classes, so the draw stays uniform). The goal is Korf's (blank
+first: 0 1 2 ... n-1), so on 4x4 the cached 6-6-3 pattern databases of notebook 02 are
+reused. Each board is solved optimally by the numba IDA* with additive pattern databases
+(`solve_with_database`).
 
 The databases are loaded once per process (`functools.cache`): on a Dask cluster each worker
 reads them from ``cache/pdb`` the first time it needs them (and builds them if absent).
 
-For random 15-puzzles the mean optimal length is about 52.6 moves (52.59 from the complete
-breadth-first search of the 15-puzzle, Korf & Schultze 2005); `summarise` puts our sample's
-mean and its confidence interval beside it.
+For random 15-puzzles the mean optimal length is about 52.6 moves (`data.MEAN_15`, from the
+complete breadth-first search of the 15-puzzle, Korf & Schultze 2005); `summarise` puts our
+sample's mean and its confidence interval beside it.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from functools import cache
 from typing import Any
 
@@ -27,21 +35,49 @@ from scipy import stats
 
 from ..batch import case_rng, grid, run_batch
 from ..checks import integer
+from ..checks import rng as make_rng
 from ..errors import PuzzleError
 from ..stats import proportion_ci
-from .board import is_solvable
-from .pdb import PatternDatabase, pattern_database
-from .solve import default_partition, solve_with_database
+from .board import Shape, State, check_shape, manhattan_checked, read_board, solved_state
+from .board import solvable_checked as _solvable
+from .data import KORF_GOAL, KORF_SHAPE, PUBLISHED_MEAN, korf_goal
+from .heuristics import linear_conflict_checked, misplaced_checked, pairwise_conflicts
+from .pdb import PatternDatabase, kernel_h_many, pattern_database
+from .solve import default_partition, solve, solve_with_database
 
-# Mean optimal length of a uniformly random board: 15-puzzle from Korf & Schultze (2005);
-# 3x3 from the complete table of notebook 01 (a corner blank, like Korf's goal).
-PUBLISHED_MEAN = {(4, 4): 52.59, (3, 3): 21.97}
 BOARD_KEYS = ("rows", "cols", "board", "seed")
 
 
-def korf_goal(rows: int, cols: int) -> tuple[int, ...]:
-    """The goal with the blank first: 0 1 2 ... (Korf's convention)."""
-    return tuple(range(rows * cols))
+def random_board(shape: Shape, goal: State | str | None = None, rng: object = None) -> State:
+    """A board drawn uniformly from those that can reach `goal` (default: tiles in order).
+
+    Parameters
+    ----------
+    shape : (rows, cols)
+    goal : board, optional
+        Any form `read_board` reads; several blanks allowed.
+    rng : int, Generator or None
+        The randomness (SPEC 7: a seed, a Generator whose stream continues, or None).
+
+    Returns
+    -------
+    tuple of int
+        A random arrangement of the goal's tiles; one in the other parity class gets its
+        first two tiles swapped (a bijection between the classes, so the draw stays
+        uniform). On a 1 x n strip, where tiles keep their order, the blanks' cells are drawn.
+    """
+    shape = check_shape(shape)
+    goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
+    gen = make_rng(rng)
+    if min(shape) == 1:  # tiles keep their order: choose the blanks' cells
+        blanks = set(gen.choice(len(goal), goal.count(0), replace=False).tolist())
+        tiles = iter(t for t in goal if t)
+        return tuple(0 if i in blanks else next(tiles) for i in range(len(goal)))
+    board = [goal[int(i)] for i in gen.permutation(len(goal))]
+    if not _solvable(tuple(board), goal, shape):
+        a, b = [i for i, t in enumerate(board) if t][:2]
+        board[a], board[b] = board[b], board[a]
+    return tuple(board)
 
 
 def cases(
@@ -75,16 +111,11 @@ def cases(
     )
 
 
-def random_board(case: dict) -> tuple[int, ...]:
-    """A uniformly random board that can reach Korf's goal, drawn from the case."""
+def case_board(case: dict) -> State:
+    """The census case's random board toward Korf's goal (seeded by the case's keys)."""
     rows, cols = case["rows"], case["cols"]
-    goal = korf_goal(rows, cols)
-    tiles = case_rng({k: case[k] for k in BOARD_KEYS}).permutation(rows * cols)
-    board = [int(t) for t in tiles]
-    if not is_solvable(tuple(board), goal, (rows, cols)):
-        a, b = [i for i, t in enumerate(board) if t][:2]
-        board[a], board[b] = board[b], board[a]
-    return tuple(board)
+    rng = case_rng({k: case[k] for k in BOARD_KEYS})
+    return random_board((rows, cols), korf_goal(rows, cols), rng)
 
 
 @cache
@@ -95,9 +126,9 @@ def database(rows: int, cols: int, partition: str) -> PatternDatabase:
 
 def board_row(case: dict) -> dict:
     """Solve one random board optimally: the board, its heuristic and optimal length."""
-    board = random_board(case)
+    board = case_board(case)
     db = database(case["rows"], case["cols"], case["partition"])
-    result = solve_with_database(board, db, "pdb", case["max_expanded"])
+    result = solve_with_database(board, db, "pdb", max_expanded=case["max_expanded"])
     length = result.length if result.verdict == "optimal" else None
     return {
         "start": " ".join(map(str, board)),
@@ -181,4 +212,109 @@ def summarise(table: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
                 "published_mean": PUBLISHED_MEAN.get((int(r), int(c))),
             }
         )
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ heuristics compared
+
+
+def compare_methods(
+    boards: list[State],
+    goal: State,
+    shape: Shape,
+    methods: list[tuple[str, str]],
+    table=None,
+) -> pd.DataFrame:
+    """Solve every board with every (algorithm, heuristic); one row per run.
+
+    With a distance table, each row also holds the true length. `valid` is `verify()`.
+    """
+    rows = []
+    for i, board in enumerate(boards):
+        true = table.distance(board) if table is not None else None
+        for algorithm, heuristic in methods:
+            sol = solve(board, goal, shape, algorithm, heuristic, progress=False)
+            row = {"board": i, **sol.row(), "valid": sol.verify()}
+            if true is not None:
+                row["true_length"] = true
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def heuristic_values(boards: list[State], goal: State, shape: Shape, db) -> dict[str, np.ndarray]:
+    """Every heuristic of notebook 02 on every board (the PDB through its numba lookup)."""
+
+    def each(f):
+        return np.array([f(b, goal, shape) for b in boards])
+
+    def pairwise(b, goal, shape):
+        return manhattan_checked(b, goal, shape) + pairwise_conflicts(b, goal, shape)
+
+    return {
+        "misplaced": each(misplaced_checked),
+        "manhattan": each(manhattan_checked),
+        "linear conflict": each(linear_conflict_checked),
+        f"pdb {db.name} (+reflection)": kernel_h_many(db, np.array(boards)),
+        "pairwise conflicts (inadmissible)": each(pairwise),
+    }
+
+
+def heuristic_quality(values: dict[str, np.ndarray], true: np.ndarray) -> pd.DataFrame:
+    """Per heuristic: mean h, mean h / true distance, share exact, boards overestimated."""
+    rows = []
+    for name, h in values.items():
+        rows.append(
+            {
+                "heuristic": name,
+                "mean h": round(float(h.mean()), 3),
+                "mean h / true": round(float((h / np.maximum(true, 1)).mean()), 3),
+                "exact on": f"{(h == true).mean():.1%}",
+                "overestimates": int((h > true).sum()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------ Korf's instances
+
+
+def solve_korf(
+    db: PatternDatabase, instances: pd.DataFrame, progress: bool = False
+) -> pd.DataFrame:
+    """Solve instances with the numba IDA* and database `db`; one row per instance."""
+    from tqdm import tqdm
+
+    rows = []
+    t_cpu = time.process_time()
+    for r in tqdm(instances.itertuples(), total=len(instances), disable=not progress):
+        c0 = time.process_time()
+        sol = solve_with_database(r.state, db, "pdb")
+        rows.append(
+            {
+                "id": r.id,
+                "optimal_length": r.optimal_length,
+                "length": sol.length,
+                "h0": db.h(r.state),
+                "manhattan_h0": r.manhattan_h0,
+                "expanded": sol.expanded,
+                "generated": sol.generated,
+                "seconds": sol.seconds,
+                "cpu_seconds": time.process_time() - c0,
+                "valid": sol.verify(),
+            }
+        )
+    out = pd.DataFrame(rows)
+    out.attrs["cpu_seconds"] = time.process_time() - t_cpu
+    return out
+
+
+def korf_heuristics(instances: pd.DataFrame, heuristics: list[str]) -> pd.DataFrame:
+    """Solve each instance with the numba IDA* and each heuristic; one row per run."""
+    rows = []
+    for r in instances.itertuples():
+        for h in heuristics:
+            sol = solve(r.state, KORF_GOAL, KORF_SHAPE, "idastar", h, progress=False)
+            rows.append({"id": r.id, "optimal": r.optimal_length, "heuristic": h,
+                         "length": sol.length, "generated": sol.generated,
+                         "seconds": sol.seconds})  # fmt: skip
     return pd.DataFrame(rows)

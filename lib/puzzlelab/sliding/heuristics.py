@@ -19,13 +19,18 @@ from bisect import bisect_left
 from collections.abc import Callable
 
 from ..errors import InvalidPuzzleError
-from .board import Shape, State, manhattan
+from .board import Shape, State, _board_pair, manhattan_checked
 
 Heuristic = Callable[[State], int]
 
 
 def misplaced(state: State, goal: State, shape: Shape) -> int:
     """Tiles (blanks excluded) not on their goal cell."""
+    return misplaced_checked(*_board_pair(state, goal, shape))
+
+
+def misplaced_checked(state: State, goal: State, shape: Shape) -> int:
+    """`misplaced` for boards already read and checked."""
     return sum(1 for t, g in zip(state, goal, strict=True) if t and t != g)
 
 
@@ -71,7 +76,12 @@ def line_conflicts(state: State, goal: State, shape: Shape) -> int:
 
 def linear_conflict(state: State, goal: State, shape: Shape) -> int:
     """Manhattan distance plus the admissible line-wise linear-conflict term."""
-    return manhattan(state, goal, shape) + line_conflicts(state, goal, shape)
+    return linear_conflict_checked(*_board_pair(state, goal, shape))
+
+
+def linear_conflict_checked(state: State, goal: State, shape: Shape) -> int:
+    """`linear_conflict` for boards already read and checked."""
+    return manhattan_checked(state, goal, shape) + line_conflicts(state, goal, shape)
 
 
 def pairwise_conflicts(state: State, goal: State, shape: Shape) -> int:
@@ -84,16 +94,17 @@ def pairwise_conflicts(state: State, goal: State, shape: Shape) -> int:
 
 def pairwise_linear_conflict(state: State, goal: State, shape: Shape) -> int:
     """Manhattan + 2 per conflicting pair: NOT admissible (kept to show why)."""
-    return manhattan(state, goal, shape) + pairwise_conflicts(state, goal, shape)
+    state, goal, shape = _board_pair(state, goal, shape)
+    return manhattan_checked(state, goal, shape) + pairwise_conflicts(state, goal, shape)
 
 
 HEURISTICS: dict[str, Callable[[State, State, Shape], int]] = {
     "zero": lambda state, goal, shape: 0,
-    "misplaced": misplaced,
-    "manhattan": manhattan,
-    "linear_conflict": linear_conflict,
+    "misplaced": misplaced_checked,
+    "manhattan": manhattan_checked,
+    "linear_conflict": linear_conflict_checked,
 }
-"""The admissible pure-Python heuristics by name (for `solve(..., heuristic=name)`)."""
+"""The admissible pure-Python heuristics by name, on boards already checked (for `solve`)."""
 
 
 def heuristic(name: str, goal: State, shape: Shape) -> Heuristic:

@@ -18,6 +18,8 @@ that updates only the pattern of the tile that moved (tested against the Python 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 import time
@@ -312,9 +314,9 @@ def reflect(state: State, shape: Shape, goal: State) -> State:
 
 def pdb_path(shape: Shape, goal: State, pattern: Pattern) -> Path | None:
     """The cache file of one pattern database (versioned name); None if the cache is unusable."""
-    g = "-".join(map(str, goal))
-    p = "-".join(map(str, pattern))
-    name = f"pdb-v{PDB_VERSION}-{shape[0]}x{shape[1]}-g{g}-p{p}.bin"
+    key = json.dumps({"goal": list(goal), "pattern": list(pattern)})  # labels may be huge:
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]  # the name is a hash of them
+    name = f"pdb-v{PDB_VERSION}-{shape[0]}x{shape[1]}-{digest}.bin"
     return cachefile.cache_file("pdb", name)
 
 

@@ -2,10 +2,13 @@
 
 `solve(board)` picks the method: a cached distance table answers at once; boards up to 12
 cells use A* with linear conflict; one-blank boards up to 16 cells (the 15-puzzle) use the
-numba IDA* with additive pattern databases and the reflected lookup. Every answer is a
-`Solution` (a `puzzlelab.results.Result`) with the boards, the moves (which tile slid which
-way) and search statistics. The start is checked for solvability first: a start in the
-other parity class is reported as verdict ``unsolvable`` without any search.
+numba IDA* with additive pattern databases and the reflected lookup; a 1 x n (or n x 1)
+strip of any length is solved directly (tiles never pass each other, so each tile walks
+straight home). Every answer is a `Solution`, the study's one `puzzlelab.results.Result`,
+with the boards, the moves (which tile slid which way) and search statistics; the write-up's
+method (`writeup.solve_writeup`) returns one too. The start is checked for solvability
+first: a start in the other parity class is reported as verdict ``unsolvable`` without any
+search. One `Budget` is made at the entry point and passed down to every search.
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ import numpy as np
 
 from ..checks import choice, number
 from ..errors import InvalidPuzzleError, PuzzleError, TooLargeError
-from ..results import Result, budget
+from ..results import Budget, Result, as_budget
 from ..search import Problem, astar, bfs, greedy, idastar, weighted_astar
 from .board import (
-    DIRECTIONS,
     Move,
     Shape,
     State,
+    _slide,
     check_same_tiles,
     check_shape,
-    neighbors,
+    is_solution,
+    legal_moves,
+    move_between,
     read_board,
     solvable_checked,
     solved_state,
@@ -35,7 +40,7 @@ from .board import (
 )
 from .heuristics import HEURISTICS
 from .heuristics import heuristic as named_heuristic
-from .pdb import PatternDatabase, ida_star, manhattan_database, pattern_database, run_ida
+from .pdb import PatternDatabase, manhattan_database, pattern_database, run_ida
 from .tables import MAX_CELLS, cached_table, distance_table
 
 MAX_PDB_CELLS = 16
@@ -49,9 +54,10 @@ PDB_NAMES = ("pdb", "pdb-noreflect")
 class Solution(Result):
     """A solved, unsolvable or given-up sliding puzzle: boards, moves and what the search cost.
 
-    `moves` are (tile, direction the tile slid) pairs; `states` run from `start` to `goal`
-    (one longer than `moves`); `length` is None without an answer. `details()` adds the
-    heuristic and the board's shape.
+    The one result type of the sliding study (`solve`, `solve_with_database`, the write-up's
+    `solve_writeup`). `moves` are (tile, direction the tile slid) pairs; `states` run from
+    `start` to `goal` (one longer than `moves`); `length` is None without an answer.
+    `verify()` replays the moves from `start` with the slide rule (`board.is_solution`).
     """
 
     start: State
@@ -61,67 +67,27 @@ class Solution(Result):
     states: list[State] = field(default_factory=list, repr=False)
     moves: list[Move] = field(default_factory=list, repr=False)
 
+    iterations: int = 0  # IDA*: one per f bound (0 for the other methods)
+
     def details(self) -> dict[str, Any]:
-        """The heuristic and the board's shape."""
-        return {"heuristic": self.heuristic, "shape": f"{self.shape[0]}x{self.shape[1]}"}
+        """The heuristic, the board's shape and IDA*'s iterations.
 
+        Counters: `expanded` counts boards whose successors were generated (a table lookup
+        or the direct strip solution expands none); `generated` counts successor boards
+        made; `max_frontier` is the largest open list (A*, the write-up: its queue) or the
+        deepest path held (IDA*).
+        """
+        return {
+            "heuristic": self.heuristic,
+            "shape": f"{self.shape[0]}x{self.shape[1]}",
+            "iterations": self.iterations,
+        }
 
-def apply_moves(start: State, moves: object, shape: Shape) -> State | None:
-    """The board after `moves` (tile, direction) from `start`, or None at the first bad move."""
-    try:
-        moves = list(moves)
-    except TypeError:
-        return None
-    step = {name: dr * shape[1] + dc for (dr, dc), name in DIRECTIONS.items()}
-    board = list(start)
-    cols = shape[1]
-    for move in moves:
-        if not isinstance(move, tuple | list) or len(move) != 2:
-            return None
-        tile, direction = move
-        if isinstance(tile, bool) or not isinstance(tile, int | np.integer) or tile == 0:
-            return None
-        if not isinstance(direction, str) or direction not in step or board.count(tile) != 1:
-            return None
-        i = board.index(tile)
-        j = i + step[direction]
-        same_row = direction in ("up", "down") or j // cols == i // cols
-        if not 0 <= j < len(board) or not same_row or board[j] != 0:
-            return None
-        board[i], board[j] = 0, tile
-    return tuple(board)
-
-
-def is_solution(
-    start: State | str, moves: object, goal: State | str | None = None, shape: Shape | None = None
-) -> bool:
-    """Do `moves` take `start` to `goal`, one legal slide at a time?
-
-    Parameters
-    ----------
-    start : tuple of int, str, nested rows or array
-        The starting board (any form `read_board` reads).
-    moves : sequence of (tile, direction)
-        Each move names the tile and the way it slides ("up", "down", "left", "right")
-        into a blank next to it, as in `Solution.moves`.
-    goal : optional
-        The target board (default: tiles in order, blank last).
-    shape : (rows, cols), optional
-        The shape (else read from `start`).
-
-    Returns
-    -------
-    bool
-        False for any illegal, malformed or missing move; never raises because of `moves`.
-
-    Raises
-    ------
-    ParseError, InvalidPuzzleError
-        A malformed `start`, `goal` or `shape`.
-    """
-    start, shape = read_board(start, shape)
-    goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
-    return apply_moves(start, moves, shape) == goal
+    def _check(self) -> bool:
+        """The moves replayed from `start` reach `goal`, through `states`."""
+        if self.states and (self.states[0] != self.start or self.states[-1] != self.goal):
+            return False
+        return is_solution(self.start, self.moves, self.goal, self.shape)
 
 
 class SlidingProblem(Problem):
@@ -131,20 +97,14 @@ class SlidingProblem(Problem):
         super().__init__(initial)
         self.goal, self.shape = goal, shape
         self._h = h or (lambda s: 0)
-        self._step = {name: dr * shape[1] + dc for (dr, dc), name in DIRECTIONS.items()}
 
     def actions(self, state: State) -> list[Move]:
         """The legal moves, in a fixed order."""
-        return [move for move, _ in neighbors(state, self.shape)]
+        return legal_moves(state, self.shape)
 
     def result(self, state: State, action: Move) -> State:
-        """Slide the tile one cell in its direction (into a blank)."""
-        tile, direction = action
-        i = state.index(tile)
-        j = i + self._step[direction]
-        s = list(state)
-        s[i], s[j] = 0, tile
-        return tuple(s)
+        """Slide the tile one cell in its direction (into a blank): `board.slide`."""
+        return _slide(state, action, self.shape)
 
     def is_goal(self, state: State) -> bool:
         """Is this the goal board?"""
@@ -260,6 +220,7 @@ def solve(
     *,
     max_expanded: int | None = None,
     max_seconds: float | None = None,
+    budget: Budget | None = None,
     weight: float = 2.0,
     progress: bool = True,
 ) -> Solution:
@@ -275,13 +236,17 @@ def solve(
     shape : (rows, cols), optional
         The shape, when the start does not show it (else rows, a 2-D input or a square).
     algorithm : str
-        'auto', 'table', 'bfs', 'astar', 'idastar', 'weighted_astar' or 'greedy'.
+        'auto', 'table', 'bfs', 'astar', 'idastar', 'weighted_astar' or 'greedy'. 'auto'
+        solves a strip directly, looks a cached table up, else searches.
     heuristic : str
         'auto', 'zero', 'none', 'misplaced', 'manhattan', 'linear_conflict', 'pdb',
         'pdb-noreflect' or 'pdb:<sizes>' (e.g. 'pdb:6-6-3').
     max_expanded, max_seconds : optional
-        The search budget (`puzzlelab.results.Budget`: None unlimited, 0 = stop at once);
-        an exhausted budget gives verdict ``limit``.
+        The search budget (None unlimited, 0 = stop at once); an exhausted budget gives
+        verdict ``limit``.
+    budget : Budget, optional
+        A running `puzzlelab.results.Budget` instead of the two limits (its clock keeps
+        going: building databases counts against it).
     weight : float
         The weight of h for 'weighted_astar' (>= 1).
     progress : bool
@@ -301,19 +266,29 @@ def solve(
         bad budgets or weight.
     TooLargeError
         An optimal request beyond 16 cells (strips excepted).
+
+    Examples
+    --------
+    >>> solve("1 2 3 / 4 5 6 / 7 _ 8").moves
+    [(8, 'left')]
     """
+    limits = as_budget(budget, max_expanded, max_seconds)
     start, shape = read_board(state, None if shape is None else check_shape(shape))
     goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
     check_same_tiles(start, goal)
     algorithm = choice(algorithm, "algorithm", ALGORITHMS)
     heuristic = check_heuristic(heuristic)
     weight = number(weight, "weight", minimum=1)
-    limits = budget(max_expanded, max_seconds)
     if not isinstance(progress, bool | np.bool_):
         raise InvalidPuzzleError(f"progress must be True or False, not {progress!r}")
     n = shape[0] * shape[1]
-    table = cached_table(shape, goal) if n <= MAX_CELLS and algorithm in ("auto", "table") else None
-    algorithm, heuristic = _choose(algorithm, heuristic, shape, goal, table)
+    strip = min(shape) == 1 and algorithm == "auto"
+    usable = n <= MAX_CELLS and algorithm in ("auto", "table") and not strip
+    table = cached_table(shape, goal) if usable else None
+    if strip:
+        algorithm, heuristic = "strip", "none" if heuristic == "auto" else heuristic
+    else:
+        algorithm, heuristic = _choose(algorithm, heuristic, shape, goal, table)
     head = {"start": start, "goal": goal, "shape": shape, "heuristic": heuristic}
     if not solvable_checked(start, goal, shape):  # before any search
         return Solution(
@@ -321,42 +296,86 @@ def solve(
             note=f"{to_text(start)} cannot reach {to_text(goal)}: the boards lie in different "
             "parity classes (swap any two tiles of the start to make it solvable)",
         )  # fmt: skip
+    if algorithm == "strip":
+        states, moves = strip_path(start, goal, shape)
+        return Solution(
+            method="strip", verdict="optimal", **head, states=states, moves=moves,
+            seconds=limits.elapsed(),
+        )  # fmt: skip
     if algorithm == "table":
         table = table or distance_table(shape, goal, progress=bool(progress))
-        states = table.path(start)
-        return _solution(head, "table", "optimal", states, limits.elapsed())
+        return _solution(head, "table", "optimal", table.path(start), limits)
     if algorithm == "idastar" and _numba_ida(heuristic, goal):
         db = database(shape, goal, heuristic, progress=bool(progress))
         return _database_solution(run_ida(db, start, limits), start, db, heuristic)
     h = _python_heuristic("zero" if heuristic == "none" else heuristic, goal, shape, progress)
     problem = SlidingProblem(start, goal, shape, h)
-    left = None if limits.max_seconds is None else max(0.0, limits.max_seconds - limits.elapsed())
     if algorithm == "weighted_astar":
-        result = weighted_astar(problem, weight, limits.max_expanded, left)
+        result = weighted_astar(problem, weight, budget=limits)
     else:
         search = {"bfs": bfs, "astar": astar, "idastar": idastar, "greedy": greedy}[algorithm]
-        result = search(problem, limits.max_expanded, left)
-    sol = Solution(
+        result = search(problem, budget=limits)
+    return Solution(
         method=result.method, verdict=result.verdict, **head, states=list(result.states),
         moves=list(result.moves), expanded=result.expanded, generated=result.generated,
         max_frontier=result.max_frontier, seconds=limits.elapsed(), note=result.note,
     )  # fmt: skip
-    return sol
+
+
+def strip_path(start: State, goal: State, shape: Shape) -> tuple[list[State], list[Move]]:
+    """An optimal path on a 1 x n or n x 1 strip whose tiles are in the goal's order.
+
+    Tiles never pass each other, so tile k must travel from its cell to its goal cell and
+    sum(|a_k - b_k|) moves is a lower bound. It is reached: first the tiles that go back
+    (towards cell 0), in order from the front, then those that go forward, from the back;
+    each finds its way clear. Time and memory grow with (moves x cells): the boards.
+    Returns the boards and the moves.
+    """
+    a = [i for i, t in enumerate(start) if t]
+    b = [i for i, t in enumerate(goal) if t]
+    back, forward = ("left", "right") if shape[0] == 1 else ("up", "down")
+    cells = list(start)
+    path, moves = [start], []
+
+    def walk(k: int, step: int) -> None:
+        direction = back if step < 0 else forward
+        for i in range(a[k], b[k], step):
+            moves.append((cells[i], direction))
+            cells[i + step], cells[i] = cells[i], 0
+            path.append(tuple(cells))
+
+    for k in range(len(a)):
+        if b[k] < a[k]:
+            walk(k, -1)
+    for k in reversed(range(len(a))):
+        if b[k] > a[k]:
+            walk(k, 1)
+    return path, moves
 
 
 def solve_with_database(
     start: State | str,
     db: PatternDatabase,
     heuristic: str = "pdb",
+    *,
     max_expanded: int | None = None,
     max_seconds: float | None = None,
+    budget: Budget | None = None,
 ) -> Solution:
     """Numba IDA* with a ready database (reuse one database across many boards).
 
-    Parameters and verdicts as `solve` (the goal and shape are the database's).
+    Parameters, budget and verdicts as `solve` (the goal and shape are the database's).
     """
-    res = ida_star(db, start, max_expanded=max_expanded, max_seconds=max_seconds)
-    return _database_solution(res, read_board(start, db.shape)[0], db, heuristic)
+    limits = as_budget(budget, max_expanded, max_seconds)
+    board = read_board(start, db.shape)[0]
+    check_same_tiles(board, db.goal)
+    if not solvable_checked(board, db.goal, db.shape):
+        return Solution(
+            method="idastar-numba", verdict="unsolvable", start=board, goal=db.goal,
+            shape=db.shape, heuristic=heuristic,
+            note=f"{to_text(board)} is in the other parity class than the goal",
+        )  # fmt: skip
+    return _database_solution(run_ida(db, board, limits), board, db, heuristic)
 
 
 def _database_solution(res, start: State, db: PatternDatabase, heuristic: str) -> Solution:
@@ -365,7 +384,7 @@ def _database_solution(res, start: State, db: PatternDatabase, heuristic: str) -
         method=res.method, verdict=res.verdict, start=start, goal=db.goal, shape=db.shape,
         heuristic=heuristic, states=res.states, moves=res.moves, expanded=res.expanded,
         generated=res.generated, max_frontier=res.max_frontier, seconds=res.seconds,
-        note=res.note,
+        note=res.note, iterations=getattr(res, "iterations", 0),
     )  # fmt: skip
 
 
@@ -378,12 +397,11 @@ def _python_heuristic(name: str, goal: State, shape: Shape, progress: bool):
     return named_heuristic(name, goal, shape)
 
 
-def _solution(head: dict, method: str, verdict: str, states: list, seconds: float) -> Solution:
+def _solution(head: dict, method: str, verdict: str, states: list, limits: Budget) -> Solution:
     """A Solution from a path of boards (the moves are read off consecutive boards)."""
     shape = head["shape"]
-    moves = []
-    for a, b in zip(states, states[1:], strict=False):
-        moves.append(next(m for m, nxt in neighbors(a, shape) if nxt == b))
+    moves = [move_between(a, b, shape) for a, b in zip(states, states[1:], strict=False)]
     return Solution(
-        method=method, verdict=verdict, **head, states=list(states), moves=moves, seconds=seconds
-    )
+        method=method, verdict=verdict, **head, states=list(states), moves=moves,
+        seconds=limits.elapsed(),
+    )  # fmt: skip

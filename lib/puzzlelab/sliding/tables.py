@@ -10,6 +10,8 @@ dictionary BFS `distance_counts_reference` is the slow, obvious version used to 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
 import time
@@ -31,7 +33,7 @@ from .board import (
     State,
     check_same_tiles,
     check_shape,
-    neighbors,
+    next_boards,
     read_board,
     require_solvable,
     solved_state,
@@ -396,7 +398,7 @@ class DistanceTable:
             nxt = next(
                 (
                     t
-                    for _, t in neighbors(out[-1], self.shape)
+                    for _, t in next_boards(out[-1], self.shape)
                     if self.depths[self.index(t)] == d - 1
                 ),
                 None,
@@ -430,6 +432,7 @@ class DistanceTable:
     def save(self, path: str | Path) -> Path:
         """Write the table as a self-verifying cache file (atomic); `CacheError` if impossible."""
         path = Path(path)
+        remove_stale_temporaries(path)
         ok = cachefile.save_array(
             path, CACHE_KIND, FORMAT_VERSION, _key(self.shape, self.goal), self.depths,
             {"counts": self.counts.tolist(), "seconds": self.seconds},
@@ -493,7 +496,8 @@ def table_path(shape: Shape, goal: State, create: bool = True) -> Path | None:
 
     None (after one warning when `create`) when the cache folder cannot be used.
     """
-    name = f"sliding-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-" + "-".join(map(str, goal)) + ".bin"
+    digest = hashlib.sha256(json.dumps(list(goal)).encode()).hexdigest()[:24]  # not labels
+    name = f"sliding-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-{digest}.bin"
     if create:
         return cachefile.cache_file("tables", name)
     try:
@@ -556,9 +560,38 @@ def distance_table(
             cachefile.warn_once(f"{exc}; rebuilding it")
     table = build_table(shape, goal, progress=progress, threads=threads)
     key = _key(shape, goal)
+    if path is not None:
+        remove_stale_temporaries(path)
     if cachefile.write(path, CACHE_KIND, FORMAT_VERSION, key, *_payload_meta(table)):
         _remember(table, path)
     return table
+
+
+STALE_SECONDS = 600.0  # a temporary cache file untouched this long belongs to a dead writer
+
+
+def remove_stale_temporaries(path: Path, older_than: float = STALE_SECONDS) -> list[Path]:
+    """Delete temporaries of `path` (``.<name>.*`` beside it) left by a killed writer.
+
+    An atomic write goes through a temporary file that a `kill -9` leaves behind (tens to
+    hundreds of MB). Writing a table takes seconds, so a temporary not modified for
+    `older_than` seconds is stale; younger ones may belong to a live writer and stay.
+    Returns the files removed; never raises.
+    """
+    removed = []
+    now = time.time()
+    try:
+        candidates = list(Path(path).parent.glob(f".{Path(path).name}.*"))
+    except OSError:
+        return removed
+    for tmp in candidates:
+        try:
+            if tmp.is_file() and now - tmp.stat().st_mtime > older_than:
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:
+            continue
+    return removed
 
 
 def _payload_meta(table: DistanceTable) -> tuple[bytes, dict]:
@@ -672,7 +705,7 @@ def distance_counts_reference(shape: Shape, goal: State | None = None) -> np.nda
     while frontier:
         s = frontier.popleft()
         d = seen[s] + 1
-        for _, t in neighbors(s, shape):
+        for _, t in next_boards(s, shape):
             if t not in seen:
                 seen[t] = d
                 frontier.append(t)

@@ -9,7 +9,6 @@ optimal solver under a budget (exact, "now unsolvable", or "unknown" past the bu
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,14 +20,6 @@ from ..errors import InvalidPuzzleError, PuzzleError
 from .core import Panel, figure_png, image_widget, show
 
 CELL = "3.2em"
-
-
-def study_drawing(study: str, name: str) -> Any:
-    """`name` from the study's `plots` module (where every figure of a study lives)."""
-    try:
-        return getattr(importlib.import_module(f"puzzlelab.{study}.plots"), name)
-    except (ImportError, AttributeError):  # before the study's figures moved into plots.py
-        return getattr(importlib.import_module(f"puzzlelab.{study}.render"), name)
 
 
 class _Game(Panel):
@@ -217,7 +208,8 @@ class SlidingBoard(_Game):
 
     def fallback_png(self) -> bytes:
         """The current board, drawn by the sliding renderer."""
-        draw_board = study_drawing("sliding", "draw_board")
+        from ..sliding.plots import draw_board
+
         rows, cols = self.shape
         fig = Figure(figsize=(2.2 * cols / max(rows, cols), 2.2 * rows / max(rows, cols) + 0.3))
         draw_board(self.state, self.shape, ax=fig.add_subplot(), title=f"{self.moves_left} to go")
@@ -397,8 +389,8 @@ class WaterSortBoard(_Game):
 
     def _picture(self, highlight: tuple[int, int] | None = None) -> bytes:
         """The current position as PNG (the last pour, or a hint, outlined)."""
-        draw_board = study_drawing("watersort", "draw_board")
-        figure_size = study_drawing("watersort", "figure_size")
+        from ..watersort.plots import draw_board, figure_size
+
         fig = Figure(figsize=figure_size(self.level, unit=0.45))
         pour = highlight or (self.history[-1] if self.history else None)
         options = {} if self.palette is None else {"palette": self.palette}
