@@ -163,7 +163,7 @@ def main() -> int:
 
 if __name__ == "__main__":
     status = main()
-    # ---- screenshot reading (issue 13, screenshot branch): CPU seconds per screenshot ----
+    # ---- screenshot reading: CPU seconds per screenshot ----
     from bench_screenshot import bench_screenshots
 
     bench_screenshots()

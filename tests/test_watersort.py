@@ -44,7 +44,7 @@ from puzzlelab.watersort.level import color_pattern, top_run
 from puzzlelab.watersort.solve import PROVES_OPTIMAL, canonical, children_reference, encode, expand
 from puzzlelab.watersort.writeup import writeup_actions, writeup_key, writeup_score, writeup_step
 
-# The level of issue 19 on which weighted A* with weight 1 returned 10 pours as "optimal".
+# A level on which weighted A* with weight 1 once returned 10 pours as "optimal" (the optimum is 9).
 WEIGHTED_TRAP = Level.make(
     [["C", "A", "D"], ["D", "D", "C"], ["B"], ["B", "D", "B"], ["A", "C", "A"], ["D", "D"]], 3
 )
