@@ -386,12 +386,18 @@ def _census_pairs():
     ]
 
 
+def _same_results(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    """Equal tables but for the columns that time the work (CPU and wall seconds vary)."""
+    timing = [c for c in a.columns if c.endswith(("cpu_s", "seconds", "wall_s"))]
+    pd.testing.assert_frame_equal(a.drop(columns=timing), b.drop(columns=timing))
+
+
 def test_small_censuses_are_identical_serially_and_on_the_cluster(client):
     for fn, cases in _census_pairs():
         serial = run_batch(fn, cases, progress=False)
         assert serial["error"].isna().all()
         on_cluster = run_batch(fn, cases, cluster=client, progress=False, chunk_size=3)
-        pd.testing.assert_frame_equal(on_cluster, serial)
+        _same_results(on_cluster, serial)
     assert client.status == "running"  # a Client passed in is left open
 
 
@@ -449,7 +455,7 @@ def test_a_killed_worker_loses_nothing(client, tmp_path):
     on_cluster = run_batch(killer, cases, cluster=client, progress=False, chunk_size=2)
     assert marker.exists() and int(marker.read_text()) != os.getpid()  # a worker really died
     assert on_cluster["error"].isna().all()
-    pd.testing.assert_frame_equal(on_cluster, serial)
+    _same_results(on_cluster, serial)
 
 
 # ------------------------------------------------------------------------------ fuzz

@@ -5,8 +5,6 @@ exactly when there is no answer (or the steps are not moves), whose `stats()` ha
 in every study, whose `verify()` confirms its answers and never raises on junk, and which
 honours one `Budget`: 0 stops at once (verdict ``limit``), and a Budget whose time is already
 spent stops too (its clock is not restarted inside).
-
-An entry point that is not there (a study package still being reshaped) is skipped, naming it.
 """
 
 from __future__ import annotations
@@ -39,17 +37,8 @@ class Case:
         return f"{self.module.removeprefix('puzzlelab.')}.{self.name}"
 
     def entry(self):
-        """The function, or skip when its module or name is not there yet."""
-        try:
-            module = importlib.import_module(self.module)
-        except ModuleNotFoundError as exc:
-            if exc.name != self.module:
-                raise
-            pytest.skip(f"{self.module} is not there yet (a study package being reshaped)")
-        fn = getattr(module, self.name, None)
-        if not callable(fn):
-            pytest.skip(f"{self.id} is not there yet (a study package being reshaped)")
-        return fn
+        """The entry point itself."""
+        return getattr(importlib.import_module(self.module), self.name)
 
 
 # ---------------------------------------------------------------------------- puzzles
@@ -149,22 +138,7 @@ def spent_budget() -> Budget:
     return spent
 
 
-# Entry points still in their old shape on this branch (remove the line when its owner's
-# branch is merged: strict, so a fixed entry point makes the mark fail)
-PENDING = {
-    "sliding.solve.solve": "sliding helper: budget= and Solution._check",
-}
-
-
-def marked(case: Case):
-    """The case as a pytest parameter, xfail while its owner reshapes it."""
-    marks = []
-    if case.id in PENDING:
-        marks.append(pytest.mark.xfail(strict=True, reason="owner fixing: " + PENDING[case.id]))
-    return pytest.param(case, id=case.id, marks=marks)
-
-
-@pytest.mark.parametrize("case", [marked(c) for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
 def test_every_solver_keeps_the_result_protocol(case):
     fn = case.entry()
     assert "budget" in inspect.signature(fn).parameters, f"{case.id} takes no budget="

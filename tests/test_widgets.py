@@ -343,12 +343,6 @@ def test_watersort_illegal_clicks_and_budget():
 
 
 def test_watersort_board_draws_in_the_palette_given():
-    import inspect
-
-    from puzzlelab.widgets.boards import study_drawing
-
-    if "palette" not in inspect.signature(study_drawing("watersort", "draw_board")).parameters:
-        pytest.skip("the water-sort draw_board takes no palette= yet (watersort/plots.py)")
     level = Level.parse("BBA CBC CAA -")
     own = {"A": (1.0, 0.0, 0.0), "B": (0.0, 1.0, 0.0), "C": (0.0, 0.0, 1.0)}
     plain = w.WaterSortBoard(level).fallback_png()
