@@ -52,7 +52,7 @@ def record(folder, pictures, pool, name="rec", n=N, seed=0, **kw):
     """A small synthetic recording and its ground truth."""
     suffix = ".avi" if kw.get("codec") == "MJPG" else ".mp4"
     path = folder / f"{name}{suffix}"
-    truth = synthesize_recording(path, pictures, n, pattern_pool=pool, size=SIZE, seed=seed, **kw)
+    truth = synthesize_recording(path, pictures, n, pattern_pool=pool, size=SIZE, rng=seed, **kw)
     return path, truth
 
 
