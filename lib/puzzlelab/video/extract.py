@@ -42,6 +42,7 @@ from .pictures import (
 COLUMNS = ["frame", "time", "picture", "state", "confidence", "score", "flag", "x", "y", "side"]
 THUMB = (80, 45)  # thumbnail size for change detection (16:9 frames)
 BLOCKS = (16, 9)  # blocks over which change is averaged
+COARSE = 8  # ... and at COARSE x COARSE while searching for the board
 TEMPLATE = 16  # cells and tiles are compared at TEMPLATE x TEMPLATE pixels
 CELL_MARGIN = 0.15  # fraction of a cell trimmed on each side (borders, misalignment)
 BLANK_CONTRAST = 12.0  # grey-level spread at which a cell stops looking like the flat blank
@@ -121,30 +122,32 @@ def arrangement(corr: np.ndarray) -> tuple[State, np.ndarray]:
     return tuple(state), corr[np.arange(n), where[:n]]
 
 
-def read_cells(
-    cells: np.ndarray, templates: np.ndarray, rect: Rect, blank: np.ndarray | None = None
-) -> Reading:
-    """Assign tiles (and the blank) to the nine cells for every picture; keep the best picture.
+def read_cells(cells: np.ndarray, templates: np.ndarray, rect: Rect) -> Reading:
+    """Assign tiles to the nine cells for every picture; keep the best picture.
 
-    `blank` is each cell's likeness to the flat blank cell (`blank_likeness`); without it
-    the blank is whatever cell is left over. The score is the mean correlation of the 8 tiles.
+    The score of a picture is the mean correlation of its 8 tiles in their assigned cells.
     """
     n_pictures, n_tiles, k = templates.shape
     corr = (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
-    if blank is not None:
-        rows = np.broadcast_to(blank, (n_pictures, 1, 9))
-        corr = np.concatenate([corr, rows], axis=1)
-    readings = [arrangement(corr[p]) for p in range(n_pictures)]
-    scores = [float(values.mean()) for _, values in readings]
+    best = corr.argmax(axis=2)
+    ordered = np.sort(best, axis=1)
+    distinct = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)  # row maxima are the optimum
+    for p in np.flatnonzero(~distinct):
+        best[p] = linear_sum_assignment(-corr[p])[1]
+    values = np.take_along_axis(corr, best[:, :, None], axis=2)[:, :, 0]
+    scores = values.sum(axis=1) / n_tiles
     p = int(np.argmax(scores))
-    state, values = readings[p]
+    state = [0] * 9
+    for tile, cell in zip(TILE_LABELS, best[p].tolist(), strict=True):
+        state[cell] = tile
+    others = np.delete(scores, p)
     return Reading(
         rect=rect,
         picture=p + 1,
-        state=state,
-        score=scores[p],
-        confidence=float(values.min()),
-        runner_up=max((s for q, s in enumerate(scores) if q != p), default=0.0),
+        state=tuple(state),
+        score=float(scores[p]),
+        confidence=float(values[p].min()),
+        runner_up=float(others.max()) if len(others) else 0.0,
         corr=corr,
     )
 
@@ -167,7 +170,8 @@ def fit(reading: Reading, picture: int, state: State) -> float:
     The median ignores a few cells hidden by a finger or a touch indicator.
     """
     corr = reading.corr[picture - 1]
-    return float(np.median([corr[t, state.index(label)] for t, label in enumerate(TILE_LABELS)]))
+    values = sorted(corr[t, state.index(label)] for t, label in enumerate(TILE_LABELS))
+    return float(values[3] + values[4]) / 2
 
 
 def change_boxes(thumb: np.ndarray, background: np.ndarray, level: float = 20.0, top: int = 3):
@@ -195,9 +199,16 @@ def quick_score(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> float:
 
 
 def locate_board(
-    frame: np.ndarray, box: tuple[int, int, int, int], templates: np.ndarray
+    frame: np.ndarray,
+    box: tuple[int, int, int, int],
+    templates: np.ndarray,
+    coarse: np.ndarray | None = None,
 ) -> Reading | None:
-    """Search board rectangles inside a changed region (thumbnail box); best reading or None."""
+    """Search board rectangles inside a changed region (thumbnail box); best reading or None.
+
+    A grid of positions and sizes is scored with `coarse` templates (8x8 cells, a quarter
+    of the work) when given, then the best is refined by hill-climbing with `templates`.
+    """
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     h, w = grey.shape
     sx, sy = w / THUMB[0], h / THUMB[1]
@@ -206,52 +217,85 @@ def locate_board(
     s0 = min(x1 - x0, y1 - y0)
     candidates = [  # the board lies within a frame of unknown width
         (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
-        for s in s0 * np.linspace(0.60, 1.10, 21)
+        for s in s0 * np.linspace(0.60, 1.10, 11)
         for dx in (-0.08, 0.0, 0.08)
         for dy in (-0.08, 0.0, 0.08)
     ]
-    scores = [quick_score(grey, r, templates) for r in candidates]
-    best_rect, best = candidates[int(np.argmax(scores))], max(scores)
-    if best < 0:
+    grid = templates if coarse is None else coarse
+    scores = [quick_score(grey, r, grid) for r in candidates]
+    best_rect = candidates[int(np.argmax(scores))]
+    if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
-    step = max(1.0, best_rect[2] / 90)
+    best = quick_score(grey, best_rect, templates)
+    step = max(1.0, best_rect[2] / 40)
     moves = [(dx, dy, ds) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for ds in (-1, 0, 1)]
-    for _ in range(40):  # hill-climb on position and size
+    for _ in range(60):  # hill-climb on position and size, halving the step when stuck
         x, y, s = best_rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
         near_scores = [quick_score(grey, r, templates) for r in near]
         k = int(np.argmax(near_scores))
-        if near_scores[k] <= best + 1e-6:
+        if near_scores[k] > best + 1e-6:
+            best_rect, best = near[k], near_scores[k]
+        elif step > 1.0:
+            step = max(1.0, step / 2)
+        else:
             break
-        best_rect, best = near[k], near_scores[k]
     return read_board(grey, best_rect, templates)
 
 
-def find_board(cap, templates: np.ndarray, good, min_cut: float, fps: float):
-    """Scan a recording for the first stable scene showing a board: (Reading or None, trace).
+def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
+    """Whether a changed region (thumbnail pixels) of a frame of `size` could hold a board:
+    roughly square on screen (not a notification banner) and not a dot."""
+    w, h = box[1] - box[0], box[3] - box[2]
+    wide, tall = w * size[0] / THUMB[0], h * size[1] / THUMB[1]
+    return min(w / THUMB[0], h / THUMB[1]) >= 0.08 and 0.5 <= wide / tall <= 2.0
 
-    Per frame only a thumbnail and its largest block change are computed; at each cut the
+
+def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
+    """Scan a recording for the board: (Reading or None, per-frame change trace).
+
+    Per frame only a thumbnail and its largest block change are computed. At each cut the
     scene that ended (two frames or more) is compared with the last background scene, and
-    the board is searched for in its largest changed regions.
+    the board is searched for in its largest changed regions. A board found once is a
+    candidate; it counts as found when a later scene reads well at the same place (so a
+    piece of the solved picture that happens to look like a board is not taken for it).
+    Each region is searched once: when it comes back (the board's frame does, every
+    opening; so does a notification), its earlier best rectangle is simply read again.
     """
     trace: list[float] = []
     recent: deque[float] = deque(maxlen=int(2 * fps))
-    background = prev_frame = prev_thumb = None
+    background = prev_frame = prev_thumb = candidate = None
+    tried: dict[tuple, Rect | None] = {}
     start = n = 0
     floor = 0.0
 
     def look(frame, thumb):
-        nonlocal background
-        boxes = (
-            change_boxes(same_gain(thumb, background), background) if background is not None else []
-        )
+        nonlocal background, candidate
+        if candidate is not None:
+            reading = read_board(frame, candidate.rect, templates)
+            if good(reading):
+                return reading
+        if background is None:
+            background = thumb
+            return None
+        boxes = [
+            b
+            for b in change_boxes(same_gain(thumb, background), background)
+            if plausible(b, frame.shape[1::-1])
+        ]
         if not boxes:  # nothing stands out: this is the screensaver
             background = thumb
             return None
         for box in boxes:
-            reading = locate_board(frame, box, templates)
-            if good(reading) and reading.score >= LOCK:
-                return reading
+            key = tuple(v // 3 for v in box)
+            if key in tried:
+                reading = read_board(frame, tried[key], templates) if tried[key] else None
+            else:
+                reading = locate_board(frame, box, templates, coarse)
+                tried[key] = reading.rect if reading is not None else None
+            if good(reading):
+                candidate = reading
+                return None
         return None
 
     while True:
@@ -270,7 +314,7 @@ def find_board(cap, templates: np.ndarray, good, min_cut: float, fps: float):
             if found is not None:
                 return found, trace
         if end:
-            return None, trace
+            return candidate, trace  # a single good scene is all this recording offers
         if cut:
             start = n
         elif prev_thumb is not None:
@@ -285,20 +329,20 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(thumb, alpha=(cv2.mean(ref)[0] + 1.0) / (cv2.mean(thumb)[0] + 1.0))
 
 
-LOCK = 0.8  # the board is only taken as found from a reading this clear (true boards: 0.8-1)
 GATE = 24  # side of the per-frame board signature
+HOPELESS = 0.7  # best coarse score below which a region is not searched further
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
 PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview), disturbed
 
 
 def signature(frame: np.ndarray, rect: Rect) -> np.ndarray:
-    """A 24x24 green-channel view of the board scaled to mean 100 (blind to brightness)."""
+    """A 24x24 point sample of the board (green channel) scaled to mean 100 (blind to flicker)."""
     x, y, s = (int(round(v)) for v in rect)
-    k = max(1, s // (2 * GATE))
-    view = frame[y : y + s : k, x : x + s : k]
-    view = view[..., 1] if view.ndim == 3 else view
-    sig = cv2.resize(view, (GATE, GATE), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return sig * (100.0 / (float(sig.mean()) + 1.0))
+    k = max(1, s // GATE)
+    view = frame[y : y + GATE * k : k, x : x + GATE * k : k]
+    sig = (view[..., 1] if view.ndim == 3 else view).astype(np.float32)
+    sig *= 100.0 / (cv2.mean(sig)[0] + 1.0)
+    return sig
 
 
 def cell_change(a: np.ndarray, b: np.ndarray) -> float:
@@ -394,7 +438,11 @@ class _Reader:
         for weight, r in o.frames:
             pictures[r.picture] = pictures.get(r.picture, 0) + weight * self.good(r)
         picture = max(pictures, key=pictures.get) if any(pictures.values()) else o.answer
-        reading = clearest_reading(o.frames, picture or o.frames[0][1].picture, self.templates)
+        states = {(r.picture, r.state) for _, r in o.frames if self.good(r)}
+        if len(states) == 1 and o.confident == len(o.frames):  # every frame agrees: done
+            reading = max((r for _, r in o.frames), key=lambda r: r.score)
+        else:
+            reading = clearest_reading(o.frames, picture or o.frames[0][1].picture, self.templates)
         if reading.state == GAME_GOAL:
             self.unread += 1
             return
@@ -455,9 +503,9 @@ def read_openings(cap, rect: Rect, templates, good, min_cut: float, fps: float):
         if fire:
             reading = read_board(frame, rect, templates)
             kind = reader.read(i, reading)
-            log.append((i, kind, reading.picture, to_pattern(reading.state), reading.score,
-                        reading.score - reading.runner_up))  # fmt: skip
-            settle, last = not settle and d > 0, sig  # read the frame after a change too
+            log.append((i, kind, reading.picture, reading.state, reading.score, reading.runner_up))
+            # a frame that could not be read confidently may be a transition: read the next too
+            settle, last = not settle and not good(reading), sig
         else:
             reader.repeat(i)
             recent.append(d)
@@ -534,7 +582,8 @@ def extract_states(
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
     bar = tqdm(total=total, disable=not progress, desc="extract", unit="frame", mininterval=0.5)
     try:
-        found, trace = find_board(cap, templates, good, min_cut, fps)
+        coarse = tile_templates(pictures, COARSE, CELL_MARGIN)
+        found, trace = find_board(cap, templates, coarse, good, min_cut, fps)
         board_frames = len(trace) + 1
         rows, log, unread = [], [], 0
         if found is not None:
@@ -566,6 +615,8 @@ def extract_states(
             stacklevel=2,
         )
     log = pd.DataFrame(log, columns=["frame", "kind", "picture", "state", "score", "lead"])
+    log["state"] = [to_pattern(state) for state in log["state"]]
+    log["lead"] = log["score"] - log["lead"]
     table.attrs.update(
         trace=np.asarray(trace, np.float32),
         fps=fps,

@@ -131,11 +131,11 @@ def tile_image(picture: Picture, label: int) -> np.ndarray:
 
 def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     """Zero-mean, unit-norm rows; a flat row (no contrast) becomes all zeros, never NaN."""
-    v = vectors.astype(np.float32)
-    v = v - v.mean(axis=-1, keepdims=True)
-    norm = np.linalg.norm(v, axis=-1, keepdims=True)
-    flat = norm < 1e-3 * np.sqrt(v.shape[-1])  # the TM_CCOEFF_NORMED 0/0 case
-    return np.where(flat, 0.0, v / np.where(flat, 1.0, norm)).astype(np.float32)
+    v = np.asarray(vectors, np.float32)
+    v = v - v.mean(axis=-1, keepdims=True, dtype=np.float32)
+    norm = np.sqrt(np.einsum("...i,...i->...", v, v))[..., None]
+    norm[norm < 1e-3 * np.sqrt(v.shape[-1])] = np.inf  # the TM_CCOEFF_NORMED 0/0 case: zeros
+    return v / norm
 
 
 def sampling_grid(size: int = 16, margin: float = 0.15) -> tuple[int, int]:
