@@ -175,17 +175,30 @@ def fit(reading: Reading, picture: int, state: State) -> float:
 
 
 def change_boxes(thumb: np.ndarray, background: np.ndarray, level: float = 20.0, top: int = 3):
-    """Bounding boxes (x0, x1, y0, y1), in thumbnail pixels, of the largest changed regions.
+    """Boxes (x0, x1, y0, y1), in thumbnail pixels, around the largest changed regions.
 
     Regions are connected patches of changed pixels, largest bounding box first: a dark
     picture may differ little from the screensaver, but its frame or a few bright tiles still
-    enclose it; a notification or a touch indicator is another region, tried after it.
+    enclose it; a notification or a touch indicator is another region, tried after it. When
+    a region is far from square (a notification touching the board's frame, say), the largest
+    square inside it comes first: that is where a board would be.
     """
     mask = (cv2.absdiff(thumb, background) > level).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    boxes = [tuple(int(v) for v in row[:4]) for row in stats[1:]]
-    boxes = [(x, x + w, y, y + h) for x, y, w, h in boxes if w >= 3 and h >= 3]
-    return sorted(boxes, key=lambda b: -(b[1] - b[0]) * (b[3] - b[2]))[:top]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    order = np.argsort(-(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT])) + 1
+    out = []
+    for k in order[:top]:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        if w < 3 or h < 3:
+            continue
+        if max(w, h) > 1.15 * min(w, h):
+            inside = cv2.distanceTransform((labels == k).astype(np.uint8), cv2.DIST_C, 3)
+            cy, cx = np.unravel_index(int(np.argmax(inside)), inside.shape)
+            half = int(inside[cy, cx])
+            if half >= 2:
+                out.append((cx - half + 1, cx + half, cy - half + 1, cy + half))
+        out.append((x, x + w, y, y + h))
+    return out
 
 
 def quick_score(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> float:
