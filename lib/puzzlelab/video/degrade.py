@@ -38,7 +38,7 @@ import pandas as pd
 from .. import checks
 from ..errors import InvalidPuzzleError, PuzzleError
 from .extract import open_video
-from .synth import CODEC_SUFFIX, check_codec, write_video
+from .synth import check_codec, write_video
 
 KINDS: tuple[str, ...] = ("letterbox", "statusbar", "touch", "colour", "scale", "jpeg", "frames")
 TOUCH_COLOURS = [(255, 255, 255), (200, 200, 200), (255, 200, 120), (120, 220, 255), (40, 40, 40)]
@@ -343,7 +343,12 @@ def degrade_recording(
     degradations = as_degradations(degradations)
     rng = checks.rng(rng)
     codec = check_codec(codec)
-    if not isinstance(truth, pd.DataFrame) or not {"board", "fps", "size"} <= set(truth.attrs):
+    needed = {"answer_frame", "frame", "end_frame"}
+    if (
+        not isinstance(truth, pd.DataFrame)
+        or not {"board", "fps", "size"} <= set(truth.attrs)
+        or not needed <= set(truth.columns)
+    ):
         raise InvalidPuzzleError("truth must be the DataFrame synthesize_recording returned")
     size, fps, board = truth.attrs["size"], truth.attrs["fps"], truth.attrs["board"]
     cap = open_video(source)
@@ -378,14 +383,3 @@ def describe(degradations) -> str:
     """A short label such as 'touch 1 + jpeg 0.5' ('clean' for none)."""
     items = as_degradations(degradations) if degradations else []
     return " + ".join(map(str, items)) or "clean"
-
-
-__all__ = [
-    "CODEC_SUFFIX",
-    "KINDS",
-    "Degradation",
-    "as_degradations",
-    "degrade_frames",
-    "degrade_recording",
-    "describe",
-]

@@ -344,6 +344,7 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 GATE = 24  # side of the per-frame board signature
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
+HIDDEN = 0.3  # an opening whose weakest tile correlates less than this is flagged
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
 PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview), disturbed
 
@@ -459,7 +460,12 @@ class _Reader:
         if reading.state == GAME_GOAL:
             self.unread += 1
             return
-        flag = "" if self.good(reading) and o.confident else "doubtful"
+        if reading.confidence < HIDDEN:
+            flag = "hidden"  # some tile was never seen clearly: its cell is a guess
+        elif not (self.good(reading) and o.confident):
+            flag = "doubtful"
+        else:
+            flag = ""
         self.rows.append((o.first, reading, flag))
 
 
@@ -547,10 +553,11 @@ def extract_states(
     most of its confident frames showed. Frames where something hides part of the board
     (a finger, a touch indicator) are recognised as the same puzzle and skipped.
 
-    `flag` is empty for a confident row; otherwise it says why not: 'mixed' (confident
-    frames disagreed), 'doubtful' (no frame of the puzzle could be read confidently; the
-    row combines the clearest view of each cell). `confidence` is the weakest assigned
-    tile's correlation, `score` the mean; x, y, side give the board in pixels; `frame` is
+    `flag` is empty for a confident row; otherwise it says why not: 'hidden' (some tile
+    was never seen clearly, e.g. a finger rested on it the whole time: its cell is a
+    guess), 'doubtful' (no single frame of the puzzle read confidently; the row combines
+    the clearest view of each cell). Use only rows with an empty flag for statistics.
+    `confidence` is the weakest assigned tile's correlation, `score` the mean; x, y, side give the board in pixels; `frame` is
     the first frame showing the puzzle. A reading is confident when its mean correlation is
     at least `accept` and beats every other picture by `margin` (true boards score 0.8-1.0
     with a lead of 0.5 or more; chance alignments reach about 0.55 with a lead below 0.25).
