@@ -3,8 +3,8 @@
 `synthesize_recording` films the game model of `puzzlelab.game`; `extract_states` reads one
 row per opening (picture, state) back out of a video; `extract_states_writeup` is the
 write-up's method for comparison; `score_extraction` checks either against ground truth;
-`degrade_recording` makes a recording look like a phone's (touch indicators, flicker, notifications, letterboxing, half
-resolution, heavy compression, dropped frames);
+`degrade_recording` makes a recording look like a phone's (touch indicators, flicker,
+notifications, letterboxing, half resolution, heavy compression, dropped frames);
 `puzzlelab.patterns.write_samples` stores the readings as data/last_origin/samples.csv.
 """
 

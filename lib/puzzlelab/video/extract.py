@@ -553,18 +553,19 @@ def extract_states(
     most of its confident frames showed. Frames where something hides part of the board
     (a finger, a touch indicator) are recognised as the same puzzle and skipped.
 
-    `flag` is empty for a confident row; otherwise it says why not: 'hidden' (some tile
-    was never seen clearly, e.g. a finger rested on it the whole time: its cell is a
-    guess), 'doubtful' (no single frame of the puzzle read confidently; the row combines
-    the clearest view of each cell). Use only rows with an empty flag for statistics.
-    `confidence` is the weakest assigned tile's correlation, `score` the mean; x, y, side give the board in pixels; `frame` is
-    the first frame showing the puzzle. A reading is confident when its mean correlation is
-    at least `accept` and beats every other picture by `margin` (true boards score 0.8-1.0
-    with a lead of 0.5 or more; chance alignments reach about 0.55 with a lead below 0.25).
-    A board change counts when it exceeds `min_cut` grey levels (of a board scaled to mean
-    brightness 100) and 4x the recent median. `attrs`: trace (per-frame board change),
-    log (every frame read: frame, kind, picture, state, score, lead), unread (previews
-    whose puzzle was never seen), board_frames (frames decoded to find the board).
+    `flag` is empty for a confident row; otherwise it says why not: 'hidden' (some tile was
+    never seen clearly, e.g. a finger rested on it the whole time: its cell is a guess),
+    'doubtful' (no single frame of the puzzle read confidently; the row combines the
+    clearest view of each cell). Use only rows with an empty flag for statistics.
+    `confidence` is the weakest assigned tile's correlation, `score` the mean; x, y, side
+    give the board in pixels; `frame` is the first frame showing the puzzle. A reading is
+    confident when its mean correlation is at least `accept` and beats every other picture
+    by `margin` (true boards score 0.8-1.0 with a lead of 0.5 or more; chance alignments
+    reach about 0.55 with a lead below 0.25). A board change counts when it exceeds
+    `min_cut` grey levels (of a board scaled to mean brightness 100) and 4x the recent
+    median. `attrs`: trace (per-frame board change), log (every frame read: frame, kind,
+    picture, state, score, lead), unread (previews whose puzzle was never seen),
+    board_frames (frames decoded to find the board).
 
     Parameters
     ----------
