@@ -15,6 +15,7 @@ next) gives exactly one row: its last stable puzzle scene.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from scipy.optimize import linear_sum_assignment
 from tqdm import tqdm
 
 from .. import checks
-from ..errors import ParseError, PuzzleError
+from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 from ..game import GAME_GOAL
 from ..sliding import State, to_pattern
 from .pictures import (
@@ -64,6 +65,8 @@ class Reading:
 
 def open_video(path: str | Path) -> cv2.VideoCapture:
     """Open a video file for reading, or raise a ParseError that says why not."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParseError(f"a video is given by its file name, not {path!r:.60}")
     path = Path(path)
     if not path.is_file():
         raise ParseError(f"video file not found: {path}")
@@ -152,8 +155,38 @@ def read_cells(cells: np.ndarray, templates: np.ndarray, rect: Rect) -> Reading:
     )
 
 
+def check_rect(rect: object) -> Rect:
+    """(x, y, side) as three finite numbers with side > 0, or an InvalidPuzzleError."""
+    try:
+        rect = tuple(checks.number(v, "rect") for v in rect)
+    except (TypeError, PuzzleError):
+        raise InvalidPuzzleError(f"rect must be (x, y, side) in pixels, not {rect!r:.60}") from None
+    if len(rect) != 3 or not rect[2] > 0:
+        raise InvalidPuzzleError(f"rect must be (x, y, side) with side > 0, not {rect!r:.60}")
+    return rect
+
+
+def check_frame(frame: object) -> np.ndarray:
+    """A BGR (or grey) uint8 image, or an InvalidPuzzleError."""
+    ok = isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+    if not ok or not (frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 3)):
+        raise InvalidPuzzleError("frame must be a uint8 image, (height, width, 3) or grey")
+    return frame
+
+
 def read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading | None:
-    """Read the board in `rect`: tiles by correlation, the blank as the flattest cell left."""
+    """Read the board in `rect`: tiles by correlation, the blank as the flattest cell left.
+
+    `templates` come from `tile_templates`; None when the board leaves the frame.
+    """
+    frame, rect = check_frame(frame), check_rect(rect)
+    if not (
+        isinstance(templates, np.ndarray)
+        and templates.ndim == 3
+        and templates.shape[1] == len(TILE_LABELS)
+        and round(np.sqrt(templates.shape[2])) ** 2 == templates.shape[2] > 0
+    ):
+        raise InvalidPuzzleError("templates must come from tile_templates(pictures)")
     size = int(round(np.sqrt(templates.shape[2])))
     cell, trim = sampling_grid(size, CELL_MARGIN)
     board = board_image(frame, rect, 3 * cell)

@@ -8,9 +8,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .. import checks
+from ..errors import InvalidPuzzleError
 from ..game import GAME_GOAL
 from .annotate import annotate_frame, read_frame
-from .pictures import PICTURE_NAMES
+from .pictures import PICTURE_NAMES, validate_pictures
 
 
 def _axes(ax, n: int, size: tuple[float, float]):
@@ -20,8 +22,15 @@ def _axes(ax, n: int, size: tuple[float, float]):
     return list(np.atleast_1d(ax))
 
 
+def _need(table, name: str, columns) -> None:
+    """Refuse anything but a DataFrame with these columns."""
+    if not isinstance(table, pd.DataFrame) or not set(columns) <= set(table.columns):
+        raise InvalidPuzzleError(f"{name} must be a DataFrame with columns {', '.join(columns)}")
+
+
 def draw_pictures(pictures, ax=None, *, names=PICTURE_NAMES):
     """The game's pictures in a row, each tile labelled as in the solved board (B = blank)."""
+    pictures = validate_pictures(pictures)
     axes = _axes(ax, len(pictures), (2 * len(pictures), 2.4))
     for k, (a, pic) in enumerate(zip(axes, pictures, strict=False), start=1):
         a.imshow(pic)
@@ -38,9 +47,12 @@ def draw_pictures(pictures, ax=None, *, names=PICTURE_NAMES):
 
 def draw_frames(video: str | Path, frames: dict[str, int], ax=None):
     """Frames of a video side by side, titled 'frame i: <key>'."""
+    if not isinstance(frames, dict) or not frames:
+        raise InvalidPuzzleError("frames must be a non-empty dict {title: frame index}")
+    images = {title: read_frame(video, index) for title, index in frames.items()}
     axes = _axes(ax, len(frames), (4 * len(frames), 2.6))
     for a, (title, index) in zip(axes, frames.items(), strict=False):
-        a.imshow(read_frame(video, index))
+        a.imshow(images[title])
         a.set_title(f"frame {index}: {title}", fontsize=9)
         a.set_axis_off()
     return axes
@@ -53,6 +65,11 @@ def draw_change_traces(
 
     Dotted lines mark each opening's solved picture (grey) and shuffled puzzle (red).
     """
+    _need(truth, "truth", ("answer_frame", "frame", "end_frame"))
+    for name, table in (("ours", ours), ("writeup", writeup)):
+        if not isinstance(table, pd.DataFrame) or "trace" not in table.attrs:
+            raise InvalidPuzzleError(f"{name} must be a table an extractor returned (attrs trace)")
+    n_show = checks.integer(n_show, "n_show", minimum=0)
     if ax is None:
         _, ax = plt.subplots(2, 1, figsize=(12, 4.5), sharex=True)
     top, bottom = ax
@@ -77,9 +94,14 @@ def draw_change_traces(
 
 def draw_tracked(video: str | Path, row: pd.Series, ax=None):
     """The write-up's "tracking" picture: each tile's box and number on the frame read for `row`."""
+    if isinstance(row, dict):
+        row = pd.Series(row)
+    if not isinstance(row, pd.Series):
+        raise InvalidPuzzleError("row must be one row of extract_states (a Series)")
+    _need(row.to_frame().T, "row", ("frame", "x", "y", "side", "state", "picture"))
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
-    frame = read_frame(video, int(row["frame"]) + 2)
+    frame = read_frame(video, checks.integer(row["frame"], "row frame", minimum=0) + 2)
     rect = (row["x"], row["y"], row["side"])
     tracked = annotate_frame(frame, rect, row["state"], picture=int(row["picture"]))
     x, y, s = (int(v) for v in rect)
