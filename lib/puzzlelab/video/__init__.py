@@ -10,10 +10,17 @@ notifications, letterboxing, half resolution, heavy compression, dropped frames)
 
 from .annotate import annotate_frame, change_trace, decode_only, read_frame
 from .degrade import KINDS, Degradation, degrade_frames, degrade_recording
-from .evaluate import Accuracy, score_extraction
+from .evaluate import Accuracy, robustness, score_extraction
 from .extract import Reading, extract_states, read_board
 from .pictures import PICTURE_NAMES, load_pictures, tile_templates, validate_pictures
-from .plots import draw_change_traces, draw_frames, draw_pictures, draw_tracked
+from .plots import (
+    draw_change_traces,
+    draw_frames,
+    draw_pictures,
+    draw_reader_view,
+    draw_robustness,
+    draw_tracked,
+)
 from .synth import board_rect, cached_recording, synthesize_recording
 from .writeup import extract_states_writeup
 
@@ -33,12 +40,15 @@ __all__ = [
     "draw_change_traces",
     "draw_frames",
     "draw_pictures",
+    "draw_reader_view",
+    "draw_robustness",
     "draw_tracked",
     "extract_states",
     "extract_states_writeup",
     "load_pictures",
     "read_board",
     "read_frame",
+    "robustness",
     "score_extraction",
     "synthesize_recording",
     "tile_templates",

@@ -110,3 +110,57 @@ def draw_tracked(video: str | Path, row: pd.Series, ax=None):
     ax.set_title(f"picture {row['picture']}, state {row['state']}")
     ax.set_axis_off()
     return ax
+
+
+def draw_robustness(table: pd.DataFrame, ax=None):
+    """Per degradation: openings read right (left) and reading speed vs decoding (right).
+
+    `table` is what `evaluate.robustness` returns. Right: CPU time of decoding alone over
+    CPU time of reading, with the targets 0.5 (degraded) and 0.8 (clean) dotted.
+    """
+    _need(table, "table", ("degradation", "openings", "states_right", "flagged", "cpu speed"))
+    if ax is None:
+        _, ax = plt.subplots(1, 2, figsize=(11, 0.35 * len(table) + 1.2), sharey=True)
+    left, right = ax
+    y = np.arange(len(table))
+    right_share = table["states_right"] / table["openings"].clip(lower=1)
+    left.barh(y, right_share, color="tab:green", label="state right")
+    left.barh(y, table["flagged"] / table["openings"].clip(lower=1), color="tab:orange",
+              label="flagged")  # fmt: skip
+    left.set(xlim=(0, 1.05), xlabel="share of openings", yticks=y)
+    left.set_yticklabels(table["degradation"], fontsize=8)
+    left.invert_yaxis()
+    left.legend(loc="lower left", fontsize=8)
+    right.barh(y, table["cpu speed"], color="tab:blue")
+    for target in (0.5, 0.8):
+        right.axvline(target, color="k", ls=":", lw=1)
+    right.set(xlabel="speed vs decoding alone (CPU)")
+    return left, right
+
+
+def draw_reader_view(clean: str | Path, degraded: str | Path, index: tuple[int, int], row, ax=None):
+    """A degraded frame (right, with what the reader read drawn on it) beside its clean original.
+
+    `index` is (frame in the clean file, same frame in the degraded file); `row` the
+    reader's row for the opening (extract_states on the degraded file).
+    """
+    if not isinstance(index, (tuple, list)) or len(index) != 2:
+        raise InvalidPuzzleError("index must be (frame in the clean file, frame in the degraded)")
+    index = tuple(checks.integer(i, "frame index", minimum=0) for i in index)
+    row = pd.Series(row) if isinstance(row, dict) else row
+    if not isinstance(row, pd.Series):
+        raise InvalidPuzzleError("row must be one row of extract_states (a Series)")
+    _need(row.to_frame().T, "row", ("x", "y", "side", "state", "picture"))
+    if ax is None:
+        _, ax = plt.subplots(1, 2, figsize=(11, 3.6))
+    left, right = ax
+    left.imshow(read_frame(clean, index[0]))
+    left.set_title(f"clean, frame {index[0]}", fontsize=9)
+    frame = read_frame(degraded, index[1])
+    rect = (row["x"], row["y"], row["side"])
+    right.imshow(annotate_frame(frame, rect, row["state"], picture=int(row["picture"])))
+    flag = row.get("flag", "") or "confident"
+    right.set_title(f"degraded, frame {index[1]}: read {row['state']} ({flag})", fontsize=9)
+    for a in ax:
+        a.set_axis_off()
+    return left, right
