@@ -143,3 +143,28 @@ def test_a_hidden_tile_is_flagged_not_invented(tmp_path, clean, pictures):
     assert set(confident["state"]) == set(truth["pattern"].iloc[[0, 2]])
     flagged = table[table["flag"] != ""]
     assert flagged["flag"].isin(["hidden", "doubtful"]).all()
+
+
+def test_robustness_table_and_figures(tmp_path, clean, pictures):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from puzzlelab.video import draw_reader_view, draw_robustness, robustness
+
+    path, truth = clean
+    cases = [{}, {"touch": 1.0, "scale": 1.0}]
+    table = robustness(path, truth, pictures, cases, folder=tmp_path, rng=1)
+    assert table["degradation"].tolist() == ["clean", "touch 1 + scale 1"]
+    assert (table["summary"] == "exact").all() and (table["flagged"] == 0).all()
+    assert (table["speed"] > 0).all() and (table["cpu speed"] > 0).all()
+    left, _ = draw_robustness(table)
+    assert [t.get_text() for t in left.get_yticklabels()] == table["degradation"].tolist()
+    degraded = tmp_path / "degraded_1.mp4"
+    moved = degrade_recording(path, degraded, truth, cases[1], rng=1, overwrite=True)
+    row = read(degraded, pictures).iloc[0]
+    index = (int(truth["frame"][0]) + 2, int(moved["frame"][0]) + 2)
+    _, right = draw_reader_view(path, degraded, index, row)
+    assert row["state"] in right.get_title() and "confident" in right.get_title()
+    plt.close("all")
