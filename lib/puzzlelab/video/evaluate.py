@@ -146,7 +146,8 @@ def robustness(
     -------
     DataFrame
         One row per case: degradation, frames, the `Accuracy` counts, flagged rows,
-        decode and read times (wall, CPU), `speed` and `cpu speed` (vs decode only).
+        decode and read times (wall, CPU), `speed` and `cpu speed` (vs decode only);
+        attrs files, truths and tables hold each case's video, ground truth and readings.
     """
     from .annotate import decode_only
     from .degrade import degrade_recording, describe
@@ -160,7 +161,7 @@ def robustness(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     rng = checks.rng(rng)
-    rows = []
+    rows, files, truths, tables = [], [], [], []
     for k, case in enumerate(cases):
         path, moved = video, truth
         if case:
@@ -176,6 +177,9 @@ def robustness(
         dw, dc = min(d[1] for d in decode), min(d[2] for d in decode)
         rw, rc = min(r[1] for r in read), min(r[2] for r in read)
         accuracy = score_extraction(table, moved)
+        files.append(Path(path))
+        truths.append(moved)
+        tables.append(table)
         rows.append(
             {
                 "degradation": describe(case) if case else "clean",
@@ -190,4 +194,6 @@ def robustness(
                 "cpu speed": dc / rc,
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs.update(files=files, truths=truths, tables=tables)
+    return out

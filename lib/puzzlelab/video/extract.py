@@ -377,7 +377,7 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 GATE = 24  # side of the per-frame board signature
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
-HIDDEN = 0.3  # an opening whose weakest tile correlates less than this is flagged
+HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
 PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview), disturbed
 
@@ -488,8 +488,10 @@ class _Reader:
         states = {(r.picture, r.state) for _, r in o.frames if self.good(r)}
         if len(states) == 1 and o.confident == len(o.frames):  # every frame agrees: done
             reading = max((r for _, r in o.frames), key=lambda r: r.score)
-        else:
+        else:  # the composite of the clearest views, unless one frame alone reads better
             reading = clearest_reading(o.frames, picture or o.frames[0][1].picture, self.templates)
+            alone = [r for _, r in o.frames if self.good(r) and r.picture == reading.picture]
+            reading = max([reading, *alone], key=lambda r: r.score)
         if reading.state == GAME_GOAL:
             self.unread += 1
             return
