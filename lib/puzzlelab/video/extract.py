@@ -378,23 +378,41 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 GATE = 24  # side of the per-frame board signature
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
+CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
 PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview), disturbed
 
 
 def signature(frame: np.ndarray, rect: Rect) -> np.ndarray:
-    """A 24x24 point sample of the board (green channel) scaled to mean 100 (blind to flicker)."""
+    """A 24x24 view of the board (green channel, float32): each value the mean of up to 4x4
+    samples, so pixel noise and compression artefacts average out."""
     x, y, s = (int(round(v)) for v in rect)
     k = max(1, s // GATE)
-    view = frame[y : y + GATE * k : k, x : x + GATE * k : k]
-    sig = (view[..., 1] if view.ndim == 3 else view).astype(np.float32)
-    sig *= 100.0 / (cv2.mean(sig)[0] + 1.0)
-    return sig
+    sub = max(1, k // 4)
+    n = k // sub  # samples per signature value along each axis
+    view = frame[y : y + GATE * n * sub : sub, x : x + GATE * n * sub : sub]
+    view = view[..., 1] if view.ndim == 3 else view
+    if n > 1:
+        view = cv2.resize(view, (GATE, GATE), interpolation=cv2.INTER_AREA)
+    return view.astype(np.float32)
 
 
 def cell_change(a: np.ndarray, b: np.ndarray) -> float:
     """Largest mean absolute difference of two signatures over the nine cells."""
     return float(cv2.resize(cv2.absdiff(a, b), (3, 3), interpolation=cv2.INTER_AREA).max())
+
+
+def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """(largest, median) mean absolute difference of two signatures over the nine cells.
+
+    A change of overall brightness within +-35 % (a phone's flicker) is taken out first; a
+    larger one (the screensaver giving way to a bright puzzle) is a change in itself.
+    """
+    ratio = (cv2.mean(a)[0] + 1.0) / (cv2.mean(b)[0] + 1.0)
+    if 1 / 1.35 < ratio < 1.35:
+        b = b * ratio
+    cells = cv2.resize(cv2.absdiff(a, b), (3, 3), interpolation=cv2.INTER_AREA).ravel()
+    return float(cells.max()), float(np.partition(cells, 4)[4])
 
 
 @dataclass
@@ -456,6 +474,8 @@ class _Reader:
                 return self._log("disturbed", o.add(i, r))
             if o.last is None and o.answer and _best_state(r, o.answer) != GAME_GOAL:
                 return self._log("doubtful", o.add(i, r))  # perhaps the puzzle, not clearly
+            if r.score >= CHANCE:  # something board-like, hidden: not proof the puzzle left
+                return self._log("unclear", None)
             o.gone += 1
             return self._log("gone", None)
         return self._log("background", None)
@@ -549,11 +569,11 @@ def read_openings(cap, rect: Rect, templates, good, min_cut: float, fps: float):
         if not ok:
             break
         sig = signature(frame, rect)
-        d = cell_change(sig, prev) if prev is not None else 0.0
+        d, noise = cell_changes(sig, prev) if prev is not None else (0.0, 0.0)
         trace.append(d)
         if i % 8 == 0 and len(recent) > 4:
             floor = float(np.median(recent))
-        fire = last is None or settle or cell_change(sig, last) > max(min_cut, 4 * floor)
+        fire = last is None or settle or cell_changes(sig, last)[0] > max(min_cut, 4 * floor)
         if fire:
             reading = read_board(frame, rect, templates)
             kind = reader.read(i, reading)
@@ -562,7 +582,7 @@ def read_openings(cap, rect: Rect, templates, good, min_cut: float, fps: float):
             settle, last = not settle and not good(reading), sig
         else:
             reader.repeat(i)
-            recent.append(d)
+        recent.append(noise)  # the typical cell's change: a finger moves only a few cells
         prev = sig
         i += 1
     reader.close()
@@ -597,7 +617,7 @@ def extract_states(
     confident when its mean correlation is at least `accept` and beats every other picture
     by `margin` (true boards score 0.8-1.0 with a lead of 0.5 or more; chance alignments
     reach about 0.55 with a lead below 0.25). A board change counts when it exceeds
-    `min_cut` grey levels (of a board scaled to mean brightness 100) and 4x the recent
+    `min_cut` grey levels (brightness flicker taken out) and 4x the recent
     median. `attrs`: trace (per-frame board change), log (every frame read: frame, kind,
     picture, state, score, lead), unread (previews whose puzzle was never seen),
     board_frames (frames decoded to find the board).
