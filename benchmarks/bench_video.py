@@ -13,6 +13,11 @@ kind at strengths 0.5 and 1 and all of them at once; each file is decoded alone 
 alternately, twice. Targets: every opening exact with no extra row, >= 0.5x decode speed on
 every degraded file and >= 0.8x on the clean one.
 
+Part 2 recorded 2026-11-25 on the shared 2-core machine (load high), CPU speed vs decoding
+the same file alone: clean 0.59x; kinds at 0.5: 0.57-0.83x; at 1: letterbox 0.74, statusbar
+0.63, touch 0.75, colour 0.70, scale 0.33, jpeg 0.63, frames 0.64; all at once 0.48x. Every
+file exact (16 of 16, no extra row); 2 right rows flagged under touches.
+
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]
 """
