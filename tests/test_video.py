@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from conftest import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError
@@ -52,7 +53,7 @@ def record(folder, pictures, pool, name="rec", n=N, seed=0, **kw):
     """A small synthetic recording and its ground truth."""
     suffix = ".avi" if kw.get("codec") == "MJPG" else ".mp4"
     path = folder / f"{name}{suffix}"
-    truth = synthesize_recording(path, pictures, n, pattern_pool=pool, size=SIZE, seed=seed, **kw)
+    truth = synthesize_recording(path, pictures, n, pattern_pool=pool, size=SIZE, rng=seed, **kw)
     return path, truth
 
 
@@ -313,7 +314,7 @@ def block_change_reference(a: np.ndarray, b: np.ndarray) -> float:
     return best
 
 
-@settings(max_examples=20, deadline=None)
+@examples(20)
 @given(st.integers(0, 2**32 - 1))
 def test_block_change_matches_reference(seed):
     rng = np.random.default_rng(seed)
@@ -325,7 +326,7 @@ def test_block_change_matches_reference(seed):
     assert block_change(a, b) == pytest.approx(block_change_reference(a, b), abs=0.5)
 
 
-@settings(max_examples=25, deadline=None)
+@examples(25)
 @given(st.permutations(list(GAME_GOAL)), st.integers(1, 6))
 def test_read_board_reads_any_drawn_arrangement(state, picture):
     """Any arrangement of the tiles, drawn on a dark screen, is read back exactly."""

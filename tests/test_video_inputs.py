@@ -6,6 +6,7 @@ Recordings here are tiny (a few openings at 160x90 or 320x180) to keep the CPU c
 from __future__ import annotations
 
 import json
+import os
 import warnings
 
 import numpy as np
@@ -16,8 +17,10 @@ from puzzlelab.errors import InvalidPuzzleError, PuzzleError
 from puzzlelab.game import make_pool
 from puzzlelab.patterns import write_samples
 from puzzlelab.video import (
+    annotate_frame,
     cached_recording,
     extract_states,
+    extract_states_writeup,
     load_pictures,
     synthesize_recording,
     tile_templates,
@@ -44,8 +47,8 @@ def pictures():
         ({"fps": float("nan")}, "fps"),
         ({"noise": float("nan")}, "noise"),
         ({"noise": -1.0}, "noise"),
-        ({"seed": -1}, "seed"),
-        ({"seed": 1.5}, "seed"),
+        ({"rng": -1}, "rng"),
+        ({"rng": 1.5}, "rng"),
         ({"brightness": float("inf")}, "brightness"),
         ({"size": (320.0, 180)}, "size"),
         ({"size": "320x180"}, "size"),
@@ -53,7 +56,7 @@ def pictures():
     ],
 )
 def test_synthesis_arguments_name_the_culprit(tmp_path, pictures, pool, kw, word):
-    """fps <= 0 used to blame the codec; NaN noise, seed -1 and float sizes gave raw errors."""
+    """fps <= 0 used to blame the codec; NaN noise, rng -1 and float sizes gave raw errors."""
     args = {"pattern_pool": pool, "size": SIZE, **kw}
     with pytest.raises(PuzzleError, match=word):
         synthesize_recording(tmp_path / "x.mp4", pictures, 1, **args)
@@ -68,6 +71,71 @@ def test_openings_must_be_a_whole_number(tmp_path, pictures, pool, n):
         cached_recording(n, size=SIZE)
 
 
+# ---- nothing the user made is overwritten; unwritable places fail clearly -------------------
+
+
+def test_an_existing_file_is_not_overwritten(tmp_path, pictures, pool):
+    """synthesize_recording used to replace whatever file sat at `path` without a word."""
+    target = tmp_path / "mine.mp4"
+    target.write_bytes(b"my own holiday video")
+    with pytest.raises(PuzzleError, match="overwrite=True"):
+        synthesize_recording(target, pictures, 1, pattern_pool=pool, size=SIZE)
+    assert target.read_bytes() == b"my own holiday video"
+    truth = synthesize_recording(target, pictures, 1, pattern_pool=pool, size=SIZE, overwrite=True)
+    assert len(truth) == 1 and target.read_bytes() != b"my own holiday video"
+
+
+def test_a_folder_is_no_video_file(tmp_path, pictures, pool):
+    """A folder as the output path gave IsADirectoryError."""
+    folder = tmp_path / "videos"
+    folder.mkdir()
+    for overwrite in (False, True):
+        with pytest.raises(PuzzleError, match="folder"):
+            synthesize_recording(
+                folder, pictures, 1, pattern_pool=pool, size=SIZE, overwrite=overwrite
+            )
+    assert folder.is_dir() and not any(folder.iterdir())
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    with pytest.raises(PuzzleError, match="cannot write"):  # NotADirectoryError before
+        synthesize_recording(blocker / "x.mp4", pictures, 1, pattern_pool=pool, size=SIZE)
+    assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into read-only folders")
+def test_a_read_only_folder_fails_clearly(tmp_path, pictures, pool):
+    """A read-only folder gave PermissionError."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(PuzzleError, match="cannot write"):
+            synthesize_recording(folder / "x.mp4", pictures, 1, pattern_pool=pool, size=SIZE)
+        with pytest.raises(PuzzleError, match="cannot write"):
+            synthesize_recording(
+                folder / "sub" / "x.mp4", pictures, 1, pattern_pool=pool, size=SIZE
+            )
+    finally:
+        folder.chmod(0o755)
+    assert not any(folder.iterdir())
+
+
+def test_board_larger_than_the_frame(tiny, pictures):
+    """extract_states_writeup with board_side beyond the frame gave cv2.error."""
+    for side in (181, 4000):
+        with pytest.raises(PuzzleError, match="larger than"):
+            extract_states_writeup(tiny[0], pictures, board_side=side, progress=False)
+
+
+@pytest.mark.parametrize(
+    "rect", [(10, 10, 1e12), (1e300, 10, 30), (-500, -500, 30), (10, 10, float("inf"))]
+)
+def test_annotate_refuses_rectangles_off_the_frame(rect):
+    """annotate_frame with a huge rectangle gave cv2.error."""
+    with pytest.raises(PuzzleError):
+        annotate_frame(np.zeros((64, 96, 3), np.uint8), rect, "789456B23")
+
+
 def test_pool_must_be_a_pattern_pool(tmp_path, pictures):
     with pytest.raises(PuzzleError, match="PatternPool"):
         synthesize_recording(tmp_path / "x.mp4", pictures, 1, pattern_pool=[1, 2], size=SIZE)
@@ -77,7 +145,7 @@ def test_pool_must_be_a_pattern_pool(tmp_path, pictures):
 def tiny(tmp_path_factory, pictures, pool):
     """Two openings at 320x180."""
     path = tmp_path_factory.mktemp("tiny") / "tiny.mp4"
-    truth = synthesize_recording(path, pictures, 2, pattern_pool=pool, size=SIZE, seed=4)
+    truth = synthesize_recording(path, pictures, 2, pattern_pool=pool, size=SIZE, rng=4)
     return path, truth
 
 
@@ -138,7 +206,7 @@ def cache_dir(tmp_path, monkeypatch):
 
 
 def small_recording():
-    return cached_recording(2, size=(160, 90), seed=1, picture_size=60)
+    return cached_recording(2, size=(160, 90), rng=1, picture_size=60)
 
 
 def test_cache_is_reused_when_intact(cache_dir):
@@ -164,7 +232,7 @@ def test_damaged_cache_is_rebuilt(cache_dir, damage):
     elif damage == "truncate-video":
         video.write_bytes(video.read_bytes()[: video.stat().st_size // 2])
     elif damage == "replace-video":
-        other = cached_recording(1, size=(160, 90), seed=2, picture_size=60)[0]
+        other = cached_recording(1, size=(160, 90), rng=2, picture_size=60)[0]
         video.write_bytes(other.read_bytes())
     elif damage == "truncate-truth":
         truth_file.write_bytes(truth_file.read_bytes()[:-7])
@@ -192,7 +260,5 @@ def test_unknown_effect_is_refused(cache_dir):
 )
 def test_annotate_refuses_odd_boards_and_rects(state, rect):
     """Found by the fuzz suite: a '¹' state raised a raw ValueError from int()."""
-    from puzzlelab.video import annotate_frame
-
     with pytest.raises(PuzzleError):
         annotate_frame(np.zeros((64, 96, 3), np.uint8), rect, state)

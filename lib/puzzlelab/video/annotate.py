@@ -54,6 +54,13 @@ def annotate_frame(
         raise InvalidPuzzleError(f"rect must be (x, y, side), not {rect!r}") from None
     if len(rect) != 3 or rect[2] <= 0:
         raise InvalidPuzzleError(f"rect must be (x, y, side) with side > 0, not {rect!r}")
+    h, w = frame.shape[:2]
+    x, y, side = rect
+    if side > 4 * max(h, w) or x >= w or y >= h or x + side <= 0 or y + side <= 0:
+        raise InvalidPuzzleError(
+            f"rect {rect!r} does not mark a board on a {w}x{h} frame: give (x, y, side) in "
+            f"the frame's pixels, the board overlapping the frame"
+        )
     out = np.ascontiguousarray(frame).copy()
     side = rect[2]
     thick = max(1, int(side // 150))

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import time
+import warnings
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -111,3 +115,85 @@ def _same_pattern(found, expected: str) -> bool:
         return parse_board(str(found)) == parse_board(expected)
     except (PuzzleError, TypeError, IndexError):  # any unreadable reading is simply wrong
         return False
+
+
+def _timed(fn):
+    """(fn(), wall seconds, CPU seconds of this process)."""
+    w, c = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - w, time.process_time() - c
+
+
+def robustness(
+    video: str | Path,
+    truth: pd.DataFrame,
+    pictures,
+    cases,
+    *,
+    folder: str | Path,
+    rng=0,
+    repeat: int = 1,
+) -> pd.DataFrame:
+    """Read degraded copies of a recording: accuracy and speed per degradation.
+
+    For each case (anything `degrade_recording` takes; an empty dict is the clean file) the
+    recording is degraded into `folder`, then decoded alone and read by `extract_states`,
+    alternately `repeat` times (the fastest of each kept, so a burst of load on a shared
+    machine does not decide the ratio). Speed is the ratio of frames per second to the
+    decode-only pass of the same file, in wall and CPU time.
+
+    Returns
+    -------
+    DataFrame
+        One row per case: degradation, frames, the `Accuracy` counts, flagged rows,
+        decode and read times (wall, CPU), `speed` and `cpu speed` (vs decode only);
+        attrs files, truths and tables hold each case's video, ground truth and readings.
+    """
+    from .annotate import decode_only
+    from .degrade import degrade_recording, describe
+    from .extract import extract_states
+
+    repeat = checks.integer(repeat, "repeat", minimum=1, maximum=20)
+    if not isinstance(cases, (list, tuple)):
+        raise InvalidPuzzleError("cases must be a list of degradations ({} for the clean file)")
+    if not isinstance(folder, (str, os.PathLike)):
+        raise InvalidPuzzleError(f"folder must be a folder name, not {folder!r:.60}")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = checks.rng(rng)
+    rows, files, truths, tables = [], [], [], []
+    for k, case in enumerate(cases):
+        path, moved = video, truth
+        if case:
+            path = folder / f"degraded_{k}.mp4"
+            moved = degrade_recording(video, path, truth, case, rng=rng, overwrite=True)
+        decode, read = [], []
+        for _ in range(repeat):
+            decode.append(_timed(lambda p=path: decode_only(p)))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # counted below instead
+                read.append(_timed(lambda p=path: extract_states(p, pictures, progress=False)))
+        table = read[0][0]
+        dw, dc = min(d[1] for d in decode), min(d[2] for d in decode)
+        rw, rc = min(r[1] for r in read), min(r[2] for r in read)
+        accuracy = score_extraction(table, moved)
+        files.append(Path(path))
+        truths.append(moved)
+        tables.append(table)
+        rows.append(
+            {
+                "degradation": describe(case) if case else "clean",
+                "frames": table.attrs["n_frames"],
+                **accuracy.stats(),
+                "flagged": int((table["flag"] != "").sum()),
+                "decode s": dw,
+                "decode cpu s": dc,
+                "read s": rw,
+                "read cpu s": rc,
+                "speed": dw / rw,
+                "cpu speed": dc / rc,
+            }
+        )
+    out = pd.DataFrame(rows)
+    out.attrs.update(files=files, truths=truths, tables=tables)
+    return out

@@ -15,6 +15,7 @@ next) gives exactly one row: its last stable puzzle scene.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
@@ -27,16 +28,25 @@ from scipy.optimize import linear_sum_assignment
 from tqdm import tqdm
 
 from .. import checks
-from ..errors import ParseError, PuzzleError
+from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 from ..game import GAME_GOAL
 from ..sliding import State, to_pattern
-from .pictures import TILE_LABELS, Rect, cell_box, normalize_rows, tile_templates
+from .pictures import (
+    TILE_LABELS,
+    Rect,
+    board_cells,
+    board_image,
+    sampling_grid,
+    tile_templates,
+)
 
-COLUMNS = ["frame", "time", "picture", "state", "confidence", "score", "x", "y", "side"]
+COLUMNS = ["frame", "time", "picture", "state", "confidence", "score", "flag", "x", "y", "side"]
 THUMB = (80, 45)  # thumbnail size for change detection (16:9 frames)
 BLOCKS = (16, 9)  # blocks over which change is averaged
+COARSE = 8  # ... and at COARSE x COARSE while searching for the board
 TEMPLATE = 16  # cells and tiles are compared at TEMPLATE x TEMPLATE pixels
 CELL_MARGIN = 0.15  # fraction of a cell trimmed on each side (borders, misalignment)
+BLANK_CONTRAST = 12.0  # grey-level spread at which a cell stops looking like the flat blank
 
 
 @dataclass(kw_only=True)
@@ -49,10 +59,14 @@ class Reading:
     score: float  # mean correlation of the 8 assigned tiles (1 = perfect)
     confidence: float  # the weakest assigned tile's correlation
     runner_up: float  # best mean correlation of any other picture
+    corr: np.ndarray | None = field(default=None, repr=False)  # (pictures, tiles, cells)
+    board: np.ndarray | None = field(default=None, repr=False)  # the grey board image read
 
 
 def open_video(path: str | Path) -> cv2.VideoCapture:
     """Open a video file for reading, or raise a ParseError that says why not."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParseError(f"a video is given by its file name, not {path!r:.60}")
     path = Path(path)
     if not path.is_file():
         raise ParseError(f"video file not found: {path}")
@@ -78,65 +92,146 @@ def block_change(a: np.ndarray, b: np.ndarray) -> float:
 
 def sample_cells(frame: np.ndarray, rect: Rect, size: int = TEMPLATE) -> np.ndarray | None:
     """The nine cells of `rect` in grey at size x size, normalized; None if off the frame."""
-    h, w = frame.shape[:2]
-    out = np.empty((9, size * size), np.float32)
-    for cell in range(9):
-        x0, y0, x1, y1 = cell_box(rect, cell, CELL_MARGIN)
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x1 - x0 < 6 or y1 - y0 < 6:
-            return None
-        crop = frame[y0:y1, x0:x1]
-        if crop.ndim == 3:
-            crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        out[cell] = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA).ravel()
-    return normalize_rows(out)
+    cell, trim = sampling_grid(size, CELL_MARGIN)
+    board = board_image(frame, rect, 3 * cell)
+    return None if board is None else board_cells(board, size, trim)
 
 
-def read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading | None:
-    """Assign tiles to the nine cells of `rect` for every picture; keep the best picture."""
-    cells = sample_cells(frame, rect, int(round(np.sqrt(templates.shape[2]))))
-    if cells is None:
-        return None
-    corr = templates @ cells.T  # (pictures, 8 tiles, 9 cells)
-    best = None
-    scores = []
-    for p in range(len(templates)):
-        tiles, cells_ = linear_sum_assignment(-corr[p])
-        c = corr[p, tiles, cells_]
-        scores.append(float(c.mean()))
-        if best is None or scores[-1] > best[0]:
-            best = (scores[-1], p, tiles, cells_, float(c.min()))
-    score, p, tiles, cells_, weakest = best
+def blank_likeness(contrast: np.ndarray) -> np.ndarray:
+    """How much each cell looks like the flat blank: 1 for no contrast, -1 for a textured tile."""
+    return np.clip(1.0 - contrast / BLANK_CONTRAST, -1.0, 1.0).astype(np.float32)
+
+
+def assign(corr: np.ndarray) -> np.ndarray:
+    """The cell of each row (tile, or blank) maximizing the total score (Hungarian method).
+
+    When every row's best cell is a different one, that is already the optimum (the sum of
+    row maxima bounds every assignment), and the solver is skipped.
+    """
+    best = corr.argmax(axis=1)
+    if len(np.unique(best)) == len(best):
+        return best
+    return linear_sum_assignment(-corr)[1]
+
+
+def arrangement(corr: np.ndarray) -> tuple[State, np.ndarray]:
+    """The state that best explains one picture's (tiles + blank) x cells scores, and each
+    tile's score in it."""
+    where = assign(corr)
     state = [0] * 9
-    for t, c in zip(tiles, cells_, strict=True):
-        state[c] = TILE_LABELS[t]
-    others = [s for q, s in enumerate(scores) if q != p]
+    for tile, cell in zip(TILE_LABELS, where, strict=False):
+        state[cell] = tile
+    n = len(TILE_LABELS)
+    return tuple(state), corr[np.arange(n), where[:n]]
+
+
+def read_cells(cells: np.ndarray, templates: np.ndarray, rect: Rect) -> Reading:
+    """Assign tiles to the nine cells for every picture; keep the best picture.
+
+    The score of a picture is the mean correlation of its 8 tiles in their assigned cells.
+    """
+    n_pictures, n_tiles, k = templates.shape
+    corr = (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
+    best = corr.argmax(axis=2)
+    ordered = np.sort(best, axis=1)
+    distinct = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)  # row maxima are the optimum
+    for p in np.flatnonzero(~distinct):
+        best[p] = linear_sum_assignment(-corr[p])[1]
+    values = np.take_along_axis(corr, best[:, :, None], axis=2)[:, :, 0]
+    scores = values.sum(axis=1) / n_tiles
+    p = int(np.argmax(scores))
+    state = [0] * 9
+    for tile, cell in zip(TILE_LABELS, best[p].tolist(), strict=True):
+        state[cell] = tile
+    others = np.delete(scores, p)
     return Reading(
         rect=rect,
         picture=p + 1,
         state=tuple(state),
-        score=score,
-        confidence=weakest,
-        runner_up=max(others, default=0.0),
+        score=float(scores[p]),
+        confidence=float(values[p].min()),
+        runner_up=float(others.max()) if len(others) else 0.0,
+        corr=corr,
     )
 
 
-def change_box(thumb: np.ndarray, background: np.ndarray, level: float = 20.0):
-    """Bounding box (x0, x1, y0, y1) in thumbnail pixels of the largest changed region, or None.
+def check_rect(rect: object) -> Rect:
+    """(x, y, side) as three finite numbers with side > 0, or an InvalidPuzzleError."""
+    try:
+        rect = tuple(checks.number(v, "rect") for v in rect)
+    except (TypeError, PuzzleError):
+        raise InvalidPuzzleError(f"rect must be (x, y, side) in pixels, not {rect!r:.60}") from None
+    if len(rect) != 3 or not rect[2] > 0:
+        raise InvalidPuzzleError(f"rect must be (x, y, side) with side > 0, not {rect!r:.60}")
+    return rect
 
-    The largest region is the connected patch of changed pixels with the largest bounding
-    box: a dark picture may differ little from the screensaver, but its frame or a few
-    bright tiles still enclose it.
+
+def check_frame(frame: object) -> np.ndarray:
+    """A BGR (or grey) uint8 image, or an InvalidPuzzleError."""
+    ok = isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+    if not ok or not (frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 3)):
+        raise InvalidPuzzleError("frame must be a uint8 image, (height, width, 3) or grey")
+    return frame
+
+
+def read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading | None:
+    """Read the board in `rect`: tiles by correlation, the blank as the flattest cell left.
+
+    `templates` come from `tile_templates`; None when the board leaves the frame.
+    """
+    frame, rect = check_frame(frame), check_rect(rect)
+    if not (
+        isinstance(templates, np.ndarray)
+        and templates.ndim == 3
+        and templates.shape[1] == len(TILE_LABELS)
+        and round(np.sqrt(templates.shape[2])) ** 2 == templates.shape[2] > 0
+    ):
+        raise InvalidPuzzleError("templates must come from tile_templates(pictures)")
+    size = int(round(np.sqrt(templates.shape[2])))
+    cell, trim = sampling_grid(size, CELL_MARGIN)
+    board = board_image(frame, rect, 3 * cell)
+    if board is None:
+        return None
+    out = read_cells(board_cells(board, size, trim), templates, rect)
+    out.board = board
+    return out
+
+
+def fit(reading: Reading, picture: int, state: State) -> float:
+    """How well a frame still shows `state` of `picture`: median correlation of its 8 tiles.
+
+    The median ignores a few cells hidden by a finger or a touch indicator.
+    """
+    corr = reading.corr[picture - 1]
+    values = sorted(corr[t, state.index(label)] for t, label in enumerate(TILE_LABELS))
+    return float(values[3] + values[4]) / 2
+
+
+def change_boxes(thumb: np.ndarray, background: np.ndarray, level: float = 20.0, top: int = 3):
+    """Boxes (x0, x1, y0, y1), in thumbnail pixels, around the largest changed regions.
+
+    Regions are connected patches of changed pixels, largest bounding box first: a dark
+    picture may differ little from the screensaver, but its frame or a few bright tiles still
+    enclose it; a notification or a touch indicator is another region, tried after it. When
+    a region is far from square (a notification touching the board's frame, say), the largest
+    square inside it comes first: that is where a board would be.
     """
     mask = (cv2.absdiff(thumb, background) > level).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n < 2:
-        return None
-    boxes = stats[1:]
-    k = int(np.argmax(boxes[:, cv2.CC_STAT_WIDTH] * boxes[:, cv2.CC_STAT_HEIGHT]))
-    x, y, w, h = (int(v) for v in boxes[k, :4])
-    if w < 3 or h < 3:
-        return None
-    return x, x + w, y, y + h
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    order = np.argsort(-(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT])) + 1
+    out = []
+    for k in order[:top]:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        if w < 3 or h < 3:
+            continue
+        if max(w, h) > 1.15 * min(w, h):
+            inside = cv2.distanceTransform((labels == k).astype(np.uint8), cv2.DIST_C, 3)
+            cy, cx = np.unravel_index(int(np.argmax(inside)), inside.shape)
+            half = int(inside[cy, cx])
+            if half >= 2:
+                out.append((cx - half + 1, cx + half, cy - half + 1, cy + half))
+        out.append((x, x + w, y, y + h))
+    return out
 
 
 def quick_score(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> float:
@@ -144,13 +239,22 @@ def quick_score(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> float:
     cells = sample_cells(frame, rect, int(round(np.sqrt(templates.shape[2]))))
     if cells is None:
         return -1.0
-    return float((templates @ cells.T).max(axis=2).mean(axis=1).max())
+    k = templates.shape[2]
+    corr = (templates.reshape(-1, k) @ cells.T).reshape(len(templates), -1, 9)
+    return float(corr.max(axis=2).mean(axis=1).max())
 
 
 def locate_board(
-    frame: np.ndarray, box: tuple[int, int, int, int], templates: np.ndarray
+    frame: np.ndarray,
+    box: tuple[int, int, int, int],
+    templates: np.ndarray,
+    coarse: np.ndarray | None = None,
 ) -> Reading | None:
-    """Search board rectangles inside a changed region (thumbnail box); best reading or None."""
+    """Search board rectangles inside a changed region (thumbnail box); best reading or None.
+
+    A grid of positions and sizes is scored with `coarse` templates (8x8 cells, a quarter
+    of the work) when given, then the best is refined by hill-climbing with `templates`.
+    """
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     h, w = grey.shape
     sx, sy = w / THUMB[0], h / THUMB[1]
@@ -159,83 +263,330 @@ def locate_board(
     s0 = min(x1 - x0, y1 - y0)
     candidates = [  # the board lies within a frame of unknown width
         (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
-        for s in s0 * np.linspace(0.60, 1.10, 21)
+        for s in s0 * np.linspace(0.60, 1.10, 11)
         for dx in (-0.08, 0.0, 0.08)
         for dy in (-0.08, 0.0, 0.08)
     ]
-    scores = [quick_score(grey, r, templates) for r in candidates]
-    best_rect, best = candidates[int(np.argmax(scores))], max(scores)
-    if best < 0:
+    grid = templates if coarse is None else coarse
+    scores = [quick_score(grey, r, grid) for r in candidates]
+    best_rect = candidates[int(np.argmax(scores))]
+    if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
-    step = max(1.0, best_rect[2] / 90)
+    best = quick_score(grey, best_rect, templates)
+    step = max(1.0, best_rect[2] / 40)
     moves = [(dx, dy, ds) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for ds in (-1, 0, 1)]
-    for _ in range(40):  # hill-climb on position and size
+    for _ in range(60):  # hill-climb on position and size, halving the step when stuck
         x, y, s = best_rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
         near_scores = [quick_score(grey, r, templates) for r in near]
         k = int(np.argmax(near_scores))
-        if near_scores[k] <= best + 1e-6:
+        if near_scores[k] > best + 1e-6:
+            best_rect, best = near[k], near_scores[k]
+        elif step > 1.0:
+            step = max(1.0, step / 2)
+        else:
             break
-        best_rect, best = near[k], near_scores[k]
     return read_board(grey, best_rect, templates)
 
 
+def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
+    """Whether a changed region (thumbnail pixels) of a frame of `size` could hold a board:
+    roughly square on screen (not a notification banner) and not a dot."""
+    w, h = box[1] - box[0], box[3] - box[2]
+    wide, tall = w * size[0] / THUMB[0], h * size[1] / THUMB[1]
+    return min(w / THUMB[0], h / THUMB[1]) >= 0.08 and 0.5 <= wide / tall <= 2.0
+
+
+def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
+    """Scan a recording for the board: (Reading or None, per-frame change trace).
+
+    Per frame only a thumbnail and its largest block change are computed. At each cut the
+    scene that ended (two frames or more) is compared with the last background scene, and
+    the board is searched for in its largest changed regions. A board found once is a
+    candidate; it counts as found when a later scene reads well at the same place (so a
+    piece of the solved picture that happens to look like a board is not taken for it).
+    Each region is searched once: when it comes back (the board's frame does, every
+    opening; so does a notification), its earlier best rectangle is simply read again.
+    """
+    trace: list[float] = []
+    recent: deque[float] = deque(maxlen=int(2 * fps))
+    background = prev_frame = prev_thumb = candidate = None
+    tried: dict[tuple, Rect | None] = {}
+    start = n = 0
+    floor = 0.0
+
+    def look(frame, thumb):
+        nonlocal background, candidate
+        if candidate is not None:
+            reading = read_board(frame, candidate.rect, templates)
+            if good(reading):
+                return reading
+        if background is None:
+            background = thumb
+            return None
+        boxes = [
+            b
+            for b in change_boxes(same_gain(thumb, background), background)
+            if plausible(b, frame.shape[1::-1])
+        ]
+        if not boxes:  # nothing stands out: this is the screensaver
+            background = thumb
+            return None
+        for box in boxes:
+            key = tuple(v // 3 for v in box)
+            if key in tried:
+                reading = read_board(frame, tried[key], templates) if tried[key] else None
+            else:
+                reading = locate_board(frame, box, templates, coarse)
+                tried[key] = reading.rect if reading is not None else None
+            if good(reading):
+                candidate = reading
+                return None
+        return None
+
+    while True:
+        ok, frame = cap.read()
+        end = not ok
+        thumb = None if end else thumbnail(frame)
+        if prev_thumb is not None and not end:
+            d = block_change(same_gain(thumb, prev_thumb), prev_thumb)
+        else:
+            d = 0.0
+        if n % 8 == 0 and len(recent) > 4:  # the noise floor moves slowly
+            floor = float(np.median(recent))
+        cut = end or d > max(min_cut, 4 * floor)
+        if cut and prev_frame is not None and (n - 1 - start >= 1 or background is None):
+            found = look(prev_frame, prev_thumb)
+            if found is not None:
+                return found, trace
+        if end:
+            return candidate, trace  # a single good scene is all this recording offers
+        if cut:
+            start = n
+        elif prev_thumb is not None:
+            recent.append(d)
+        trace.append(d)
+        prev_frame, prev_thumb = frame, thumb
+        n += 1
+
+
+def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """`thumb` scaled to the mean brightness of `ref` (a flicker of the whole screen is no cut)."""
+    return cv2.convertScaleAbs(thumb, alpha=(cv2.mean(ref)[0] + 1.0) / (cv2.mean(thumb)[0] + 1.0))
+
+
+GATE = 24  # side of the per-frame board signature
+HOPELESS = 0.7  # best coarse score below which a region is not searched further
+HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
+CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
+FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
+PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview), disturbed
+
+
+def signature(frame: np.ndarray, rect: Rect) -> np.ndarray:
+    """A 24x24 view of the board (green channel, float32): each value the mean of up to 4x4
+    samples, so pixel noise and compression artefacts average out."""
+    x, y, s = (int(round(v)) for v in rect)
+    k = max(1, s // GATE)
+    sub = max(1, k // 4)
+    n = k // sub  # samples per signature value along each axis
+    view = frame[y : y + GATE * n * sub : sub, x : x + GATE * n * sub : sub]
+    view = view[..., 1] if view.ndim == 3 else view
+    if n > 1:
+        view = cv2.resize(view, (GATE, GATE), interpolation=cv2.INTER_AREA)
+    return view.astype(np.float32)
+
+
+def cell_change(a: np.ndarray, b: np.ndarray) -> float:
+    """Largest mean absolute difference of two signatures over the nine cells."""
+    return float(cv2.resize(cv2.absdiff(a, b), (3, 3), interpolation=cv2.INTER_AREA).max())
+
+
+def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """(largest, median) mean absolute difference of two signatures over the nine cells.
+
+    A change of overall brightness within +-35 % (a phone's flicker) is taken out first; a
+    larger one (the screensaver giving way to a bright puzzle) is a change in itself.
+    """
+    ratio = (cv2.mean(a)[0] + 1.0) / (cv2.mean(b)[0] + 1.0)
+    if 1 / 1.35 < ratio < 1.35:
+        b = b * ratio
+    cells = cv2.resize(cv2.absdiff(a, b), (3, 3), interpolation=cv2.INTER_AREA).ravel()
+    return float(cells.max()), float(np.partition(cells, 4)[4])
+
+
 @dataclass
-class _Extractor:
-    """State of one pass over a recording (scene bookkeeping and remembered board)."""
+class _Opening:
+    """What has been seen of one opening: its preview, and the frames showing its puzzle."""
 
-    templates: np.ndarray
-    accept: float
-    margin: float
-    rect: Rect | None = None
-    background: np.ndarray | None = None
-    pending: tuple[int, Reading] | None = None  # the opening's latest puzzle reading
-    rows: list = field(default_factory=list)
-    scenes: list = field(default_factory=list)
+    start: int
+    answer: int | None = None  # picture of the preview, when it was seen
+    frames: list = field(default_factory=list)  # [weight, Reading] of frames of the puzzle
+    confident: int = 0  # how many of them were read confidently on their own
+    first: int | None = None  # first frame showing the puzzle
+    last: tuple | None = None  # (picture, state) of the latest confident reading
+    gone: int = 0  # frames since the puzzle was last seen
 
-    def good(self, reading: Reading | None) -> bool:
-        """A reading that clearly shows one picture's tiles (not chance correlation)."""
-        return (
-            reading is not None
-            and reading.score >= self.accept
-            and reading.score - reading.runner_up >= self.margin
-        )
+    def add(self, i: int, reading: Reading) -> list:
+        """Count frame i as showing the puzzle; returns its tally [weight, reading]."""
+        entry = [1, reading]
+        self.frames.append(entry)
+        self.first = i if self.first is None else self.first
+        return entry
 
-    def scene(self, start: int, end: int, frame: np.ndarray, thumb: np.ndarray) -> str:
-        """Classify the scene [start, end] from its last frame and log it."""
-        kind, reading = self._classify(start, end, frame, thumb)
-        score, lead = (
-            (reading.score, reading.score - reading.runner_up) if reading else (np.nan,) * 2
-        )
-        self.scenes.append((start, end, kind, score, lead))
+
+class _Reader:
+    """Turns per-frame readings at a known board into one row per opening.
+
+    The puzzle stands still while an opening lasts and what passes over it does not, so an
+    opening is read once, when it closes, from the per-pixel median of its frames' board
+    images (each weighted by the frames it stands for): a touch indicator or a finger that
+    covers a cell in fewer than half of the frames vanishes from the median.
+    """
+
+    def __init__(self, good, templates: np.ndarray):
+        self.good = good
+        self.templates = templates
+        self.opening: _Opening | None = None
+        self.rows: list[tuple[int, Reading, str]] = []
+        self.unread = 0  # openings whose preview was seen but not their puzzle
+        self.last: tuple[str, list | None] = ("background", None)
+
+    def read(self, i: int, r: Reading) -> str:
+        """Classify frame i from its reading; returns its kind."""
+        o = self.opening
+        if (self.good(r) and r.state == GAME_GOAL) or fit(r, r.picture, GAME_GOAL) >= PREVIEW:
+            if o is None or o.frames:
+                self.close()
+                self.opening = _Opening(start=i, answer=r.picture)
+            return self._log("answer", None)
+        if self.good(r):
+            key = (r.picture, r.state)
+            if o is None or (o.gone and o.last is not None and key != o.last):
+                self.close()  # a new puzzle after the last one went away
+                o = self.opening = _Opening(start=i)
+            o.last, o.gone = key, 0
+            o.confident += 1
+            return self._log("puzzle", o.add(i, r))
+        if o is not None:
+            if o.last is not None and fit(r, *o.last) >= FIT:  # the puzzle, partly hidden
+                o.gone = 0
+                return self._log("disturbed", o.add(i, r))
+            if o.last is None and o.answer and _best_state(r, o.answer) != GAME_GOAL:
+                return self._log("doubtful", o.add(i, r))  # perhaps the puzzle, not clearly
+            if r.score >= CHANCE:  # something board-like, hidden: not proof the puzzle left
+                return self._log("unclear", None)
+            o.gone += 1
+            return self._log("gone", None)
+        return self._log("background", None)
+
+    def repeat(self, i: int) -> None:
+        """Frame i looks like the last frame read: count it the same way."""
+        kind, entry = self.last
+        if entry is not None:
+            entry[0] += 1
+        elif kind == "gone" and self.opening is not None:
+            self.opening.gone += 1
+
+    def _log(self, kind: str, entry) -> str:
+        """Remember the last frame's kind (and the tally it added to)."""
+        self.last = (kind, entry)
         return kind
 
-    def _classify(self, start: int, end: int, frame: np.ndarray, thumb: np.ndarray):
-        """The scene's kind and reading; a puzzle reading becomes the opening's pending row."""
-        box = change_box(thumb, self.background) if self.background is not None else None
-        if box is None:  # nothing stands out from the screensaver: any opening has closed
-            self.background = thumb
-            self.flush()
-            return "background", None
-        reading = read_board(frame, self.rect, self.templates) if self.rect else None
-        if not self.good(reading):
-            reading = locate_board(frame, box, self.templates)
-            if not self.good(reading):
-                return "other", reading
-            self.rect = reading.rect
-        if reading.state == GAME_GOAL:  # the preview that starts a new opening
-            self.flush()
-            return "answer", reading
-        if end - start < 1:  # a single frame is no stable screen
-            return "transient", reading
-        self.pending = (start, reading)  # the last stable puzzle screen of an opening wins
-        return "puzzle", reading
+    def close(self) -> None:
+        """Close the current opening: its puzzle becomes a row, flagged when not confident."""
+        o, self.opening = self.opening, None
+        if o is None:
+            return
+        if not o.frames:
+            self.unread += o.answer is not None
+            return
+        pictures = {}
+        for weight, r in o.frames:
+            pictures[r.picture] = pictures.get(r.picture, 0) + weight * self.good(r)
+        picture = max(pictures, key=pictures.get) if any(pictures.values()) else o.answer
+        states = {(r.picture, r.state) for _, r in o.frames if self.good(r)}
+        if len(states) == 1 and o.confident == len(o.frames):  # every frame agrees: done
+            reading = max((r for _, r in o.frames), key=lambda r: r.score)
+        else:  # the composite of the clearest views, unless one frame alone reads better
+            reading = clearest_reading(o.frames, picture or o.frames[0][1].picture, self.templates)
+            alone = [r for _, r in o.frames if self.good(r) and r.picture == reading.picture]
+            reading = max([reading, *alone], key=lambda r: r.score)
+        if reading.state == GAME_GOAL:
+            self.unread += 1
+            return
+        if reading.confidence < HIDDEN:
+            flag = "hidden"  # some tile was never seen clearly: its cell is a guess
+        elif not (self.good(reading) and o.confident):
+            flag = "doubtful"
+        else:
+            flag = ""
+        self.rows.append((o.first, reading, flag))
 
-    def flush(self) -> None:
-        """Close the current opening: its pending reading becomes a row."""
-        if self.pending is not None:
-            self.rows.append(self.pending)
-            self.pending = None
+
+def clearest_reading(frames: list, picture: int, templates: np.ndarray) -> Reading:
+    """Read one board built cell by cell from the frames that show each cell most clearly.
+
+    A cell's clarity in a frame is its best correlation with any tile of `picture`; each cell
+    of the composite is the per-pixel median (weighted by the frames each reading stands
+    for) of the frames within 0.1 of its clearest view. A touch indicator lowers a cell's
+    clarity, so it is left out even when it covers the cell most of the time; noise and
+    compression, which vary from frame to frame, are averaged away by the median.
+    """
+    weights = np.array([w for w, _ in frames])
+    boards = np.stack([r.board for _, r in frames])
+    clarity = np.stack([r.corr[picture - 1].max(axis=0) for _, r in frames])  # (frames, 9)
+    size = int(round(np.sqrt(templates.shape[2])))
+    c, trim = sampling_grid(size, CELL_MARGIN)
+    board = np.empty_like(boards[0])
+    for cell in range(9):
+        keep = clarity[:, cell] >= clarity[:, cell].max() - 0.1
+        r, q = divmod(cell, 3)
+        block = np.repeat(boards[keep, r * c : (r + 1) * c, q * c : (q + 1) * c], weights[keep], 0)
+        board[r * c : (r + 1) * c, q * c : (q + 1) * c] = np.median(block, axis=0)
+    out = read_cells(board_cells(board, size, trim), templates, frames[0][1].rect)
+    out.board = board
+    return out
+
+
+def _best_state(r: Reading, picture: int) -> State:
+    """The arrangement of `picture`'s tiles that best explains a reading."""
+    return arrangement(r.corr[picture - 1])[0]
+
+
+def read_openings(cap, rect: Rect, templates, good, min_cut: float, fps: float):
+    """Read the board at `rect` in every frame that changed: (reader, per-frame trace, log)."""
+    reader = _Reader(good, templates)
+    trace: list[float] = []
+    log: list[tuple] = []
+    recent: deque[float] = deque(maxlen=int(2 * fps))
+    floor = 0.0
+    prev = last = None
+    settle = False
+    i = 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        sig = signature(frame, rect)
+        d, noise = cell_changes(sig, prev) if prev is not None else (0.0, 0.0)
+        trace.append(d)
+        if i % 8 == 0 and len(recent) > 4:
+            floor = float(np.median(recent))
+        fire = last is None or settle or cell_changes(sig, last)[0] > max(min_cut, 4 * floor)
+        if fire:
+            reading = read_board(frame, rect, templates)
+            kind = reader.read(i, reading)
+            log.append((i, kind, reading.picture, reading.state, reading.score, reading.runner_up))
+            # a frame that could not be read confidently may be a transition: read the next too
+            settle, last = not settle and not good(reading), sig
+        else:
+            reader.repeat(i)
+        recent.append(noise)  # the typical cell's change: a finger moves only a few cells
+        prev = sig
+        i += 1
+    reader.close()
+    return reader, trace, log, i
 
 
 def extract_states(
@@ -247,15 +598,29 @@ def extract_states(
     margin: float = 0.25,
     min_cut: float = 8.0,
 ) -> pd.DataFrame:
-    """One row per opening: frame, time, picture (1-based), state ('789456B23'), confidence.
+    """One row per opening: frame, time, picture (1-based), state ('789456B23'), flag, ...
 
+    The board is found once (the first stable scene that stands out from the screensaver
+    and reads as a board); from then on only the board's region is looked at: a 24x24
+    signature per frame, and a full reading (nine cells against every picture's tiles,
+    Hungarian assignment) only of frames where the board changed. Each opening, from its
+    preview (the solved picture) or from the screensaver, gives one row: the arrangement
+    most of its confident frames showed. Frames where something hides part of the board
+    (a finger, a touch indicator) are recognised as the same puzzle and skipped.
+
+    `flag` is empty for a confident row; otherwise it says why not: 'hidden' (some tile was
+    never seen clearly, e.g. a finger rested on it the whole time: its cell is a guess),
+    'doubtful' (no single frame of the puzzle read confidently; the row combines the
+    clearest view of each cell). Use only rows with an empty flag for statistics.
     `confidence` is the weakest assigned tile's correlation, `score` the mean; x, y, side
-    give the board in pixels; `frame` is the first frame of the puzzle's last stable scene.
-    A board is read when its mean correlation is at least `accept` and beats every other
-    picture by `margin` (true boards score 0.8-1.0 with a lead of 0.5 or more; chance
-    alignments reach about 0.55 with a lead below 0.25). A cut is a block change above
-    `min_cut` grey levels and above 4x the recent median change. The per-frame change trace
-    is in `table.attrs["trace"]`, the scene log in `table.attrs["scenes"]`.
+    give the board in pixels; `frame` is the first frame showing the puzzle. A reading is
+    confident when its mean correlation is at least `accept` and beats every other picture
+    by `margin` (true boards score 0.8-1.0 with a lead of 0.5 or more; chance alignments
+    reach about 0.55 with a lead below 0.25). A board change counts when it exceeds
+    `min_cut` grey levels (brightness flicker taken out) and 4x the recent
+    median. `attrs`: trace (per-frame board change), log (every frame read: frame, kind,
+    picture, state, score, lead), unread (previews whose puzzle was never seen),
+    board_frames (frames decoded to find the board).
 
     Parameters
     ----------
@@ -284,41 +649,27 @@ def extract_states(
     margin = checks.number(margin, "margin", minimum=0.0, maximum=2.0)
     min_cut = checks.number(min_cut, "min_cut", minimum=0.0, maximum=255.0)
     templates = tile_templates(pictures, TEMPLATE, CELL_MARGIN)
+
+    def good(r: Reading | None) -> bool:
+        return r is not None and r.score >= accept and r.score - r.runner_up >= margin
+
     cap = open_video(video_path)
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
-    ex = _Extractor(templates=templates, accept=accept, margin=margin)
-    trace: list[float] = []
-    recent: deque[float] = deque(maxlen=int(2 * fps))
-    prev_frame = prev_thumb = None
-    start = n = 0
-    floor = 0.0
     bar = tqdm(total=total, disable=not progress, desc="extract", unit="frame", mininterval=0.5)
     try:
-        while True:
-            ok, frame = cap.read()
-            if not ok:
-                break
-            thumb = thumbnail(frame)
-            if prev_thumb is not None:
-                d = block_change(thumb, prev_thumb)
-                if n % 8 == 0 and len(recent) > 4:  # the noise floor moves slowly
-                    floor = float(np.median(recent))
-                if d > max(min_cut, 4 * floor):
-                    ex.scene(start, n - 1, prev_frame, prev_thumb)
-                    start = n
-                else:
-                    recent.append(d)
-                trace.append(d)
-            else:
-                trace.append(0.0)
-            prev_frame, prev_thumb = frame, thumb
-            n += 1
-            if n % 256 == 0:
-                bar.update(256)
-        if prev_frame is not None:
-            ex.scene(start, n - 1, prev_frame, prev_thumb)
-            ex.flush()
+        coarse = tile_templates(pictures, COARSE, CELL_MARGIN)
+        found, trace = find_board(cap, templates, coarse, good, min_cut, fps)
+        board_frames = len(trace) + 1
+        rows, log, unread = [], [], 0
+        if found is not None:
+            cap.release()
+            cap = open_video(video_path)
+            reader, trace, log, n = read_openings(cap, found.rect, templates, good, min_cut, fps)
+            rows, unread = reader.rows, reader.unread
+        else:
+            n = len(trace)
+        bar.update(n)
     finally:
         bar.close()
         cap.release()
@@ -326,13 +677,28 @@ def extract_states(
         raise PuzzleError(f"{video_path} has no frames that OpenCV can decode")
     table = pd.DataFrame(
         [
-            (f, f / fps, r.picture, to_pattern(r.state), r.confidence, r.score, *r.rect)
-            for f, r in ex.rows
+            (f, f / fps, r.picture, to_pattern(r.state), r.confidence, r.score, flag, *r.rect)
+            for f, r, flag in rows
         ],
         columns=COLUMNS,
     )
     if table.empty:
         warnings.warn(f"no puzzle found in {video_path} ({n} frames)", stacklevel=2)
-    scenes = pd.DataFrame(ex.scenes, columns=["start", "end", "kind", "score", "lead"])
-    table.attrs.update(trace=np.asarray(trace, np.float32), fps=fps, n_frames=n, scenes=scenes)
+    if unread:
+        warnings.warn(
+            f"{unread} opening(s) in {video_path} showed the solved picture but no readable "
+            "puzzle: they have no row",
+            stacklevel=2,
+        )
+    log = pd.DataFrame(log, columns=["frame", "kind", "picture", "state", "score", "lead"])
+    log["state"] = [to_pattern(state) for state in log["state"]]
+    log["lead"] = log["score"] - log["lead"]
+    table.attrs.update(
+        trace=np.asarray(trace, np.float32),
+        fps=fps,
+        n_frames=n,
+        log=log,
+        unread=unread,
+        board_frames=board_frames,
+    )
     return table

@@ -118,6 +118,51 @@ def _timeline(n_openings: int, fps: float, rng: np.random.Generator) -> list[tup
     return out
 
 
+def check_target(path: str | Path, overwrite: bool) -> Path:
+    """A file path that may be written: not a folder, and not an existing file unless asked."""
+    if isinstance(path, bytes) or not isinstance(path, (str, Path)) or not str(path):
+        raise InvalidPuzzleError(f"path must be a file name, not {path!r:.60}")
+    path = Path(path)
+    if path.is_dir():
+        raise PuzzleError(f"{path} is a folder: give a file name such as {path / 'game.mp4'}")
+    if path.exists() and not overwrite:
+        raise PuzzleError(f"{path} exists: pass overwrite=True to replace it, or another name")
+    return path
+
+
+def write_video(
+    path: Path, frames, size: tuple[int, int], fps: float, codec: str, *, overwrite: bool = False
+) -> Path:
+    """Write BGR frames of `size` to `path` atomically; PuzzleError when that is impossible."""
+    path = check_target(path, overwrite)
+    suffix = path.suffix or CODEC_SUFFIX.get(codec, ".avi")
+    try:
+        with atomic_path(path, suffix=suffix) as tmp:
+            writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*codec), float(fps), size)
+            if not writer.isOpened():
+                raise PuzzleError(
+                    f"OpenCV cannot write codec {codec!r} into a {suffix} file here: "
+                    f"try codec='mp4v' with .mp4 or 'MJPG' with .avi"
+                )
+            try:
+                for frame in frames:
+                    if frame.shape[1::-1] != tuple(size):  # VideoWriter drops these silently
+                        raise PuzzleError(f"frame of {frame.shape[1::-1]} in a {size} video")
+                    writer.write(frame)
+            finally:
+                writer.release()
+    except OSError as exc:  # read-only folder, a folder in the way, disk full
+        raise PuzzleError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def seed_of(rng: object) -> int:
+    """An int seed from a SPEC 7 `rng`: an int is used as it is, a Generator or None draws one."""
+    if rng is None or isinstance(rng, (np.random.Generator, np.random.SeedSequence)):
+        return int(checks.rng(rng).integers(2**32))
+    return checks.integer(rng, "rng", minimum=0)
+
+
 def synthesize_recording(
     path: str | Path,
     pictures: list[Picture],
@@ -126,11 +171,12 @@ def synthesize_recording(
     pattern_pool: PatternPool,
     fps: float = 30,
     size: tuple[int, int] = (1280, 720),
-    seed: int = 0,
+    rng=0,
     noise: float = 0.0,
     scale: float = 1.0,
     brightness: float = 0.0,
     codec: str = "mp4v",
+    overwrite: bool = False,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Film `n_openings` openings of the game into `path`; return the ground truth.
@@ -138,7 +184,9 @@ def synthesize_recording(
     Columns: opening, answer_frame (solved picture appears), frame (shuffled puzzle appears),
     end_frame (its last frame), picture (1-based), state, pattern. `noise` is the standard
     deviation of Gaussian pixel noise in grey levels, `brightness` a relative change (+0.2 =
-    20 % brighter), `scale` resizes the board. The file is written atomically.
+    20 % brighter), `scale` resizes the board. The file is written atomically; an existing
+    file is only replaced with `overwrite=True`. For what phones do to recordings (touches,
+    compression, notifications, ...) see `degrade_recording`.
 
     Parameters
     ----------
@@ -154,10 +202,13 @@ def synthesize_recording(
         Frames per second, 1..240.
     size : (int, int)
         Frame width and height in pixels, 16..8192.
-    seed : int
-        Seed (>= 0) of shuffles, pictures, timing, screensaver and noise.
+    rng : int, Generator or None
+        Seed of shuffles, pictures, timing, screensaver and noise (SPEC 7; an int gives the
+        same film every time).
     noise, scale, brightness, codec, progress
         As above; `codec` is an OpenCV FourCC.
+    overwrite : bool
+        Replace an existing file at `path`.
 
     Returns
     -------
@@ -167,12 +218,13 @@ def synthesize_recording(
     Raises
     ------
     PuzzleError
-        Bad arguments, or a codec OpenCV cannot write here.
+        Bad arguments, an existing file (without `overwrite`), a folder or a read-only
+        place at `path`, or a codec OpenCV cannot write here.
     """
     pictures = validate_pictures(pictures)
     n_openings = checks.integer(n_openings, "n_openings", minimum=0, maximum=MAX_OPENINGS)
     fps = checks.number(fps, "fps", minimum=1.0, maximum=240.0)
-    seed = checks.integer(seed, "seed", minimum=0)
+    seed = seed_of(rng)
     noise = checks.number(noise, "noise (grey levels)", minimum=0.0, maximum=255.0)
     brightness = checks.number(brightness, "brightness", minimum=-1.0, maximum=10.0)
     codec = check_codec(codec)
@@ -180,29 +232,22 @@ def synthesize_recording(
         raise InvalidPuzzleError("pattern_pool must be a game.PatternPool (e.g. game.make_pool())")
     w, h = check_size(size)
     x, y, side = board_rect(size, scale)
+    path = check_target(path, overwrite)
     m = panel_margin(side)
     rng = np.random.default_rng(seed)
     truth = sample_openings(pattern_pool, n_openings, n_pictures=len(pictures), rng=seed)
     timeline = _timeline(n_openings, fps, rng)
     lead_in, lead_out = max(3, round(0.5 * fps)), max(3, round(0.3 * fps))
     n_frames = lead_in + lead_out + sum(sum(t) for t in timeline)
-    canvas, offsets = screensaver(size, n_frames, seed)
+    canvas, offsets = screensaver((w, h), n_frames, seed)
     bgr_pictures = [cv2.cvtColor(p, cv2.COLOR_RGB2BGR) for p in pictures]
-
-    path = Path(path)
-    suffix = path.suffix or CODEC_SUFFIX.get(codec, ".avi")
     rows = []
-    with atomic_path(path, suffix=suffix) as tmp:
-        writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*codec), float(fps), (w, h))
-        if not writer.isOpened():
-            raise PuzzleError(
-                f"OpenCV cannot write codec {codec!r} into a {suffix} file here: "
-                f"try codec='mp4v' with .mp4 or 'MJPG' with .avi"
-            )
-        frame_no = 0
-        bar = tqdm(total=n_frames, disable=not progress, desc="synthesize", unit="frame")
 
-        def emit(panel: np.ndarray | None, count: int) -> None:
+    def frames():
+        """Every frame of the film, in order (ground-truth rows logged on the way)."""
+        frame_no = 0
+
+        def emit(panel: np.ndarray | None, count: int):
             nonlocal frame_no
             for _ in range(count):
                 ox, oy = offsets[frame_no]
@@ -210,24 +255,24 @@ def synthesize_recording(
                 if panel is not None:
                     frame[y - m : y + side + m, x - m : x + side + m] = PANEL_BGR
                     frame[y : y + side, x : x + side] = panel
-                writer.write(_effects(frame, noise, brightness, rng))
+                yield _effects(frame, noise, brightness, rng)
                 frame_no += 1
-            bar.update(count)
 
-        emit(None, lead_in)
+        yield from emit(None, lead_in)
         for (gap, answer, puzzle), row in zip(timeline, truth.itertuples(), strict=True):
             pic = bgr_pictures[row.picture - 1]
-            emit(None, gap)
+            yield from emit(None, gap)
             answer_frame = frame_no
-            emit(render_board(pic, None, side), answer)
+            yield from emit(render_board(pic, None, side), answer)
             first = frame_no
-            emit(render_board(pic, row.state, side), puzzle)
+            yield from emit(render_board(pic, row.state, side), puzzle)
             rows.append((row.opening, answer_frame, first, frame_no - 1))
-        emit(None, lead_out)
-        bar.close()
-        writer.release()
-    frames = pd.DataFrame(rows, columns=["opening", "answer_frame", "frame", "end_frame"])
-    out = frames.merge(truth, on="opening") if n_openings else _empty_truth()
+        yield from emit(None, lead_out)
+
+    stream = tqdm(frames(), total=n_frames, disable=not progress, desc="synthesize", unit="frame")
+    write_video(path, stream, (w, h), fps, codec, overwrite=overwrite)
+    frames_ = pd.DataFrame(rows, columns=["opening", "answer_frame", "frame", "end_frame"])
+    out = frames_.merge(truth, on="opening") if n_openings else _empty_truth()
     out.attrs.update(board=(x, y, side), fps=float(fps), size=(w, h), n_frames=n_frames)
     return out
 
@@ -254,7 +299,7 @@ def cached_recording(
     n_openings: int,
     *,
     size: tuple[int, int] = (1280, 720),
-    seed: int = 0,
+    rng=0,
     codec: str = "mp4v",
     picture_size: int = 360,
     pool: PatternPool | None = None,
@@ -269,8 +314,11 @@ def cached_recording(
 
     Parameters
     ----------
-    n_openings, size, seed, codec
+    n_openings, size, codec
         As for `synthesize_recording`.
+    rng : int, Generator or None
+        Seed of the film (SPEC 7); a Generator or None draws an int seed, which names the
+        cache entry.
     picture_size : int
         Side in pixels of the pictures filmed.
     pool : PatternPool, optional
@@ -301,7 +349,7 @@ def cached_recording(
     n_openings = checks.integer(n_openings, "n_openings", minimum=0, maximum=MAX_OPENINGS)
     size = check_size(size)
     codec = check_codec(codec)
-    seed = checks.integer(seed, "seed", minimum=0)
+    seed = seed_of(rng)
     picture_size = checks.integer(picture_size, "picture_size", minimum=9, maximum=4096)
     effects = {k: checks.number(v, k) for k, v in effects.items()}
     key = dict(
@@ -330,8 +378,9 @@ def cached_recording(
         n_openings,
         pattern_pool=pool,
         size=size,
-        seed=seed,
+        rng=seed,
         codec=codec,
+        overwrite=True,  # a stale or damaged cache entry
         progress=progress,
         **effects,
     )

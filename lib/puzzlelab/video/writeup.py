@@ -103,7 +103,7 @@ def extract_states_writeup(
     sensitivity = checks.number(sensitivity, "sensitivity", minimum=0.0)
     if max_frames is not None:
         max_frames = checks.integer(max_frames, "max_frames", minimum=1)
-    templates = writeup_templates(pictures, board_side)
+    validate_pictures(pictures)
     cap = open_video(video_path)
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
@@ -114,6 +114,15 @@ def extract_states_writeup(
         cap.release()
         bar.close()
         raise PuzzleError(f"{video_path} has no frames that OpenCV can decode")
+    h, w = previous.shape[:2]
+    if board_side > min(h, w):
+        cap.release()
+        bar.close()
+        raise InvalidPuzzleError(
+            f"board_side {board_side} is larger than the {w}x{h} frames of {video_path}: "
+            f"give the board's side in the video's pixels"
+        )
+    templates = writeup_templates(pictures, board_side)
     trace.append(np.nan)
     n = 1
     try:

@@ -1,0 +1,170 @@
+"""Reading recordings the way phones make them: touches, flicker, notifications, letterboxing,
+half resolution, JPEG-30 compression, dropped and repeated frames (`video.degrade`).
+
+A seeded sweep over every kind at two strengths and all kinds at once: each opening is read
+exactly, with no extra row and no flag. Recordings are 3 openings at 480x270 (about 15 s of
+CPU for the module).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import cv2
+import numpy as np
+import pytest
+
+from puzzlelab.errors import PuzzleError
+from puzzlelab.game import GAME_GOAL, make_pool
+from puzzlelab.video import (
+    KINDS,
+    Degradation,
+    degrade_recording,
+    extract_states,
+    load_pictures,
+    read_board,
+    read_frame,
+    score_extraction,
+    synthesize_recording,
+    tile_templates,
+)
+from puzzlelab.video.degrade import as_degradations, describe
+
+SIZE = (480, 270)
+
+
+@pytest.fixture(scope="module")
+def pictures():
+    return load_pictures(120)
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory, pictures):
+    """Three openings at 480x270 and their ground truth."""
+    path = tmp_path_factory.mktemp("clean") / "clean.mp4"
+    truth = synthesize_recording(path, pictures, 3, pattern_pool=make_pool(), size=SIZE, rng=5)
+    return path, truth
+
+
+def read(path, pictures):
+    """extract_states without the progress bar, failing on any warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return extract_states(path, pictures, progress=False)
+
+
+CASES = [{kind: s} for s in (0.5, 1.0) for kind in KINDS] + [dict.fromkeys(KINDS, 1.0)]
+
+
+@pytest.mark.parametrize("case", CASES, ids=describe)
+def test_every_opening_read_exactly(tmp_path, clean, pictures, case):
+    path, truth = clean
+    target = tmp_path / "degraded.mp4"
+    moved = degrade_recording(path, target, truth, case, rng=7)
+    table = read(target, pictures)
+    accuracy = score_extraction(table, moved)
+    assert accuracy.exact, accuracy.summary
+    assert (table["flag"] == "").all(), table["flag"].tolist()
+
+
+def test_truth_follows_frames_and_pixels(tmp_path, clean, pictures):
+    """Dropped/repeated frames renumber the truth; letterbox and scale move the board."""
+    path, truth = clean
+    target = tmp_path / "moved.mp4"
+    moved = degrade_recording(path, target, truth, {"frames": 1, "letterbox": 1, "scale": 1}, rng=2)
+    cap = cv2.VideoCapture(str(target))
+    size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+    cap.release()
+    assert size == moved.attrs["size"] and size[1] > size[0]  # portrait 9:16, halved
+    assert moved.attrs["n_frames"] != truth.attrs["n_frames"]
+    assert (moved["answer_frame"] < moved["frame"]).all()
+    assert (moved["frame"] <= moved["end_frame"]).all()
+    first = read_frame(target, int(moved.iloc[0]["answer_frame"]))
+    bgr = cv2.cvtColor(first, cv2.COLOR_RGB2BGR)
+    reading = read_board(bgr, moved.attrs["board"], tile_templates(pictures))
+    assert reading.state == GAME_GOAL and reading.picture == moved.iloc[0]["picture"]
+
+
+def test_degradation_is_seeded(tmp_path, clean):
+    path, truth = clean
+    a = degrade_recording(path, tmp_path / "a.mp4", truth, ["touch", "frames"], rng=3)
+    b = degrade_recording(path, tmp_path / "b.mp4", truth, ["touch", "frames"], rng=3)
+    c = degrade_recording(path, tmp_path / "c.mp4", truth, ["touch", "frames"], rng=4)
+    assert a.equals(b) and a.attrs["n_frames"] == b.attrs["n_frames"]
+    k = int(a.iloc[1]["frame"]) + 1
+    assert np.array_equal(read_frame(tmp_path / "a.mp4", k), read_frame(tmp_path / "b.mp4", k))
+    assert not a.equals(c)
+
+
+def test_degrade_refuses_odd_requests(tmp_path, clean):
+    path, truth = clean
+    for bad in ["blur", {"touch": 0}, {"touch": 1.5}, ["touch", "touch"], 3, None, [object()]]:
+        with pytest.raises(PuzzleError):
+            as_degradations(bad)
+    with pytest.raises(PuzzleError, match="exists"):
+        degrade_recording(path, path, truth, "touch")
+    with pytest.raises(PuzzleError, match="truth"):
+        degrade_recording(path, tmp_path / "x.mp4", truth.copy().drop(columns="frame"), "touch")
+    assert str(Degradation("jpeg", 0.5)) == "jpeg 0.5" and describe([]) == "clean"
+
+
+def cover_cells(source, target, truth, opening: int, cells=(0, 4)) -> None:
+    """Copy a recording, painting two board cells flat grey while one opening's puzzle shows."""
+    x, y, side = truth.attrs["board"]
+    c = side // 3
+    row = truth.iloc[opening]
+    cap = cv2.VideoCapture(str(source))
+    out = cv2.VideoWriter(str(target), cv2.VideoWriter_fourcc(*"mp4v"), 30.0, SIZE)
+    k = 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        if row["frame"] <= k <= row["end_frame"]:
+            for cell in cells:
+                r, q = divmod(cell, 3)
+                frame[y + r * c : y + (r + 1) * c, x + q * c : x + (q + 1) * c] = 128
+        out.write(frame)
+        k += 1
+    cap.release()
+    out.release()
+
+
+def test_a_hidden_tile_is_flagged_not_invented(tmp_path, clean, pictures):
+    """Two tiles covered for the whole puzzle: their cells cannot be known, so the row says so."""
+    path, truth = clean
+    target = tmp_path / "covered.mp4"
+    cover_cells(path, target, truth, opening=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = extract_states(target, pictures, progress=False)
+    confident = table[table["flag"] == ""]
+    assert len(table) <= 3 and len(confident) == 2
+    assert set(confident["state"]) == set(truth["pattern"].iloc[[0, 2]])
+    flagged = table[table["flag"] != ""]
+    assert flagged["flag"].isin(["hidden", "doubtful"]).all()
+
+
+def test_robustness_table_and_figures(tmp_path, clean, pictures):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from puzzlelab.video import draw_reader_view, draw_robustness, robustness
+
+    path, truth = clean
+    cases = [{}, {"touch": 1.0, "scale": 1.0}]
+    table = robustness(path, truth, pictures, cases, folder=tmp_path, rng=1)
+    assert table["degradation"].tolist() == ["clean", "touch 1 + scale 1"]
+    assert (table["summary"] == "exact").all() and (table["flagged"] == 0).all()
+    assert (table["speed"] > 0).all() and (table["cpu speed"] > 0).all()
+    left, _ = draw_robustness(table)
+    assert [t.get_text() for t in left.get_yticklabels()] == table["degradation"].tolist()
+    degraded = tmp_path / "degraded_1.mp4"
+    moved = degrade_recording(path, degraded, truth, cases[1], rng=1, overwrite=True)
+    row = read(degraded, pictures).iloc[0]
+    index = (int(truth["frame"][0]) + 2, int(moved["frame"][0]) + 2)
+    _, right = draw_reader_view(path, degraded, index, row)
+    assert row["state"] in right.get_title() and "confident" in right.get_title()
+    plt.close("all")
