@@ -147,29 +147,12 @@ def within(seconds: float, fn: Callable, *args) -> object:
         signal.signal(signal.SIGALRM, old)
 
 
-# Exports whose owners are fixing them on their own branches (strict: remove at merge).
-PENDING: dict[str, str] = {
-    "video.change_trace": "video helper: TypeError",
-    "video.decode_only": "video helper: TypeError",
-    "video.draw_change_traces": "video helper: AttributeError, TypeError",
-    "video.draw_frames": "video helper: AttributeError, TypeError, ValueError",
-    "video.draw_pictures": "video helper: TypeError, ValueError",
-    "video.draw_tracked": "video helper: KeyError, TypeError",
-    "video.load_pictures": "video helper: OverflowError, TypeError",
-    "video.read_board": "video helper: AttributeError",
-    "video.read_frame": "video helper: TypeError",
-}
-
-
 def params() -> list:
-    """One pytest parameter per exported callable, xfail while its owner fixes it."""
+    """One pytest parameter per exported callable."""
     out = []
     for module_name, name in callables():
         key = f"{module_name.removeprefix('puzzlelab.')}.{name}"
-        marks = []
-        if key in PENDING:
-            marks.append(pytest.mark.xfail(strict=True, reason="owner fixing: " + PENDING[key]))
-        out.append(pytest.param(module_name, name, id=key, marks=marks))
+        out.append(pytest.param(module_name, name, id=key))
     return out
 
 

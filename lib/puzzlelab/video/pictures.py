@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..checks import integer
 from ..errors import InvalidPuzzleError, ParseError
 from ..game import GAME_GOAL
 
@@ -67,10 +68,9 @@ def _load_pictures(size: int) -> tuple[Picture, ...]:
 
 
 def load_pictures(size: int = 360) -> list[Picture]:
-    """The six game pictures as square RGB arrays of `size` x `size` pixels."""
-    if size < 9:
-        raise InvalidPuzzleError(f"pictures need at least 9 pixels a side, not {size}")
-    return list(_load_pictures(int(size)))
+    """The six game pictures as square RGB arrays of `size` x `size` pixels (9 to 4096)."""
+    size = integer(size, "size (pixels a side; pictures need 9 to 4096)", minimum=9, maximum=4096)
+    return list(_load_pictures(size))
 
 
 def validate_pictures(pictures) -> list[Picture]:
