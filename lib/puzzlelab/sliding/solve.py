@@ -20,6 +20,7 @@ from ..checks import choice, number
 from ..errors import InvalidPuzzleError, PuzzleError, TooLargeError
 from ..results import Result, budget
 from ..search import Problem, astar, bfs, greedy, idastar, weighted_astar
+from . import ida
 from .board import (
     DIRECTIONS,
     Move,
@@ -35,10 +36,20 @@ from .board import (
 )
 from .heuristics import HEURISTICS
 from .heuristics import heuristic as named_heuristic
-from .pdb import PatternDatabase, ida_star, manhattan_database, pattern_database, run_ida
+from .pdb import (
+    CompactDatabase,
+    PatternDatabase,
+    best_database,
+    ida_star,
+    manhattan_database,
+    pattern_database,
+    run_ida,
+)
 from .tables import MAX_CELLS, cached_table, distance_table
 
 MAX_PDB_CELLS = 16
+MAX_BEST_CELLS = 25  # heuristic="pdb:best" reaches the 24-puzzle (Korf & Felner's 6-6-6-6)
+BEST = "pdb:best"
 MAX_STRIP_STATES = 10**6  # optimal search on 1 x n strips of any length up to this many states
 ALGORITHMS = ("auto", "table", "bfs", "astar", "idastar", "weighted_astar", "greedy")
 OPTIMAL = {"table", "bfs", "astar", "idastar"}
@@ -172,10 +183,12 @@ def _too_large(shape: Shape) -> TooLargeError:
     return TooLargeError(
         f"a {rows}x{cols} board ({n} cells, about {math.factorial(n) / 2:.1e} states) is beyond "
         "the optimal solvers here: distance tables stop at 12 cells and pattern-database "
-        "IDA* at 16 (the 15-puzzle). Optimal 24-puzzle solutions need 6-6-6-6 databases "
-        "(about 127 million entries each) and hours to days of search per instance. "
-        "Feasible here: solve(..., algorithm='weighted_astar') or algorithm='greedy' for a "
-        "good but not optimal solution"
+        "IDA* at 16 (the 15-puzzle). On 5x5, heuristic='pdb:best' builds Korf & Felner's "
+        "6-6-6-6 databases once (4 x 127.5 million entries, 4 bits each, about 10-15 minutes "
+        "of CPU, cached) and then solves the easiest published 24-puzzles in seconds to "
+        "minutes; typical random ones take hours to days of search (up to 10^12 nodes), so "
+        "give max_seconds. Feasible here: solve(..., algorithm='weighted_astar') or "
+        "algorithm='greedy' for a good but not optimal solution"
     )
 
 
@@ -201,6 +214,8 @@ def _choose(algorithm: str, heuristic: str, shape: Shape, goal: State, table) ->
     n = shape[0] * shape[1]
     one_blank = goal.count(0) == 1
     strip = _small_strip(shape, goal)
+    if heuristic == BEST and one_blank and n <= MAX_BEST_CELLS and algorithm in ("auto", "idastar"):
+        return "idastar", heuristic
     if algorithm == "auto":
         if table is not None:
             algorithm = "table"
@@ -226,6 +241,8 @@ def _choose(algorithm: str, heuristic: str, shape: Shape, goal: State, table) ->
 
 def _numba_ida(heuristic: str, goal: State) -> bool:
     """Does this request run on the numba IDA* (one blank, a database-style heuristic)?"""
+    if heuristic == BEST:
+        return goal.count(0) == 1 and len(goal) <= MAX_BEST_CELLS
     return (
         goal.count(0) == 1
         and len(goal) <= MAX_PDB_CELLS
@@ -237,6 +254,8 @@ def database(shape: Shape, goal: State, heuristic: str = "pdb", progress: bool =
     """The PatternDatabase behind 'pdb', 'pdb:6-6-3', 'pdb-noreflect' or 'manhattan'."""
     if heuristic == "manhattan":
         return manhattan_database(shape, goal)
+    if heuristic == BEST:
+        return best_database(shape, goal, progress=progress)
     name, _, partition = heuristic.partition(":")
     if name not in PDB_NAMES:
         raise InvalidPuzzleError(f"heuristic {heuristic!r} is not 'pdb[:sizes]' or 'manhattan'")
@@ -278,7 +297,9 @@ def solve(
         'auto', 'table', 'bfs', 'astar', 'idastar', 'weighted_astar' or 'greedy'.
     heuristic : str
         'auto', 'zero', 'none', 'misplaced', 'manhattan', 'linear_conflict', 'pdb',
-        'pdb-noreflect' or 'pdb:<sizes>' (e.g. 'pdb:6-6-3').
+        'pdb-noreflect', 'pdb:<sizes>' (e.g. 'pdb:6-6-3') or 'pdb:best' (the strongest
+        databases the lab knows: 7-8 on 4x4, 6-6-6-6 on 5x5, built once and cached; the
+        5x5 build takes about 10-15 minutes of CPU the first time).
     max_expanded, max_seconds : optional
         The search budget (`puzzlelab.results.Budget`: None unlimited, 0 = stop at once);
         an exhausted budget gives verdict ``limit``.
@@ -300,7 +321,8 @@ def solve(
         Unreadable boards, boards with different tiles, unknown algorithm or heuristic,
         bad budgets or weight.
     TooLargeError
-        An optimal request beyond 16 cells (strips excepted).
+        An optimal request beyond 16 cells (strips and heuristic='pdb:best' up to 25
+        cells excepted), or too little memory to build 'pdb:best'.
     """
     start, shape = read_board(state, None if shape is None else check_shape(shape))
     goal = solved_state(shape) if goal is None else read_board(goal, shape)[0]
@@ -327,7 +349,8 @@ def solve(
         return _solution(head, "table", "optimal", states, limits.elapsed())
     if algorithm == "idastar" and _numba_ida(heuristic, goal):
         db = database(shape, goal, heuristic, progress=bool(progress))
-        return _database_solution(run_ida(db, start, limits), start, db, heuristic)
+        run = ida.run if isinstance(db, CompactDatabase) else run_ida
+        return _database_solution(run(db, start, limits), start, db, heuristic)
     h = _python_heuristic("zero" if heuristic == "none" else heuristic, goal, shape, progress)
     problem = SlidingProblem(start, goal, shape, h)
     left = None if limits.max_seconds is None else max(0.0, limits.max_seconds - limits.elapsed())
@@ -355,7 +378,8 @@ def solve_with_database(
 
     Parameters and verdicts as `solve` (the goal and shape are the database's).
     """
-    res = ida_star(db, start, max_expanded=max_expanded, max_seconds=max_seconds)
+    search = ida.solve_compact if isinstance(db, CompactDatabase) else ida_star
+    res = search(db, start, max_expanded=max_expanded, max_seconds=max_seconds)
     return _database_solution(res, read_board(start, db.shape)[0], db, heuristic)
 
 
