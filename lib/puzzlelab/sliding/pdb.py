@@ -234,7 +234,8 @@ def build_pattern_table(
     if size * n > MAX_BUILD_STATES:
         raise TooLargeError(
             f"a {k}-tile pattern on {n} cells needs a {size * n:,}-byte search array; "
-            f"the limit is {MAX_BUILD_STATES:,} (use patterns of at most 7 tiles on 4x4)"
+            f"the limit is {MAX_BUILD_STATES:,} (use patterns of at most 7 tiles on 4x4 here, "
+            "or compact_database for 7-8: 4 bits per placement)"
         )
     mult = multipliers(n, k)
     nbr = _neighbor_cells(rows, cols)
@@ -911,7 +912,6 @@ def compact_bytes(n: int, k: int) -> dict[str, int]:
         "reached masks": size * (2 if n <= 16 else 4),
         "frontier bits": 2 * (size // 8 + 8),
         "table": (size + 1) // 2,
-        "deferred (estimate)": size // 8,
     }
 
 
@@ -960,17 +960,17 @@ def _region(seed, free, cols, full, nf, nl):
 
 
 @njit(cache=True)
-def _region_bfs_level(
-    reached, front, nxt, table, depth, k, n, cols, mult, goal_pos, dist, deferred, stats
-):
+def _region_bfs_level(reached, front, nxt, table, depth, k, n, cols, mult, goal_pos, dist, stats):
     """Expand every placement in `front` (depth `depth`); mark depth+1 in `nxt`.
 
     reached[p] : mask of free cells the blank has reached in placement p (union of regions)
     table      : packed nibbles, (value - md) / 2, written when p is first reached
-    deferred   : (placement, mask) pairs for placements of this frontier not yet scanned,
-                 applied after the scan so no region of depth+1 is expanded at depth.
-    stats      : [placements first reached, regions added, clipped, deferred]
-    Returns the deferred buffer (it may have grown) and how many pairs it holds.
+    stats      : [placements first reached, regions added, clipped]
+
+    Every region of a placement lies at a depth of the parity of the placement's md (each
+    pattern move changes md by one), so a placement of this frontier never gains a region
+    of depth+1 during the scan: expanding all its reached regions expands only regions of
+    depth <= `depth` (the older ones again, which adds nothing new).
     """
     size = reached.shape[0]
     full = (1 << n) - 1
@@ -982,7 +982,6 @@ def _region_bfs_level(
         if c % cols != cols - 1:
             nl |= 1 << c
     pos = np.empty(k, dtype=np.int64)
-    nd = 0
     for w in range(front.shape[0]):
         word = front[w]
         while word:
@@ -1031,26 +1030,9 @@ def _region_bfs_level(
                                 stats[2] += 1
                             table[q >> 1] |= np.uint8(e << ((q & 1) * 4))
                             stats[0] += 1
-                        qw = q >> 6
-                        qb = np.uint64(1) << np.uint64(q & 63)
-                        if (front[qw] & qb) and q >= p:
-                            # q still waits in this frontier: add its new region after the scan
-                            if nd == deferred.shape[0]:
-                                grown = np.empty((2 * nd + 1024, 2), dtype=np.int64)
-                                grown[:nd] = deferred[:nd]
-                                deferred = grown
-                            deferred[nd, 0] = q
-                            deferred[nd, 1] = reg2
-                            nd += 1
-                            stats[3] += 1
-                        else:
-                            reached[q] = old | reg2
-                        nxt[qw] |= qb
+                        reached[q] = old | reg2
+                        nxt[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
                         stats[1] += 1
-    for i in range(nd):
-        q = deferred[i, 0]
-        reached[q] = reached[q] | reached.dtype.type(deferred[i, 1])
-    return deferred, nd
 
 
 def cell_distances(shape: Shape) -> np.ndarray:
@@ -1086,22 +1068,21 @@ def build_compact_table(
     front = np.zeros(words, dtype=np.uint64)
     nxt = np.zeros(words, dtype=np.uint64)
     table = np.zeros((size + 1) // 2, dtype=np.uint8)
-    deferred = np.empty((1024, 2), dtype=np.int64)
     start = int(_rank(goal_pos, k, mult))
     occ = sum(1 << int(c) for c in goal_pos)
     full = (1 << n) - 1
     reg = _region_py(1 << goal.index(0), full & ~occ, shape)
     reached[start] = reg
     front[start >> 6] |= np.uint64(1) << np.uint64(start & 63)
-    stats = np.zeros(4, dtype=np.int64)
+    stats = np.zeros(3, dtype=np.int64)
     name = "-".join(map(str, pattern))
     bar = tqdm(total=size, disable=not progress, desc=f"PDB {name}", unit="placement")
     bar.update(1)
     depth = 0
     while front.any():
         before = int(stats[0])
-        deferred, _ = _region_bfs_level(
-            reached, front, nxt, table, depth, k, n, cols, mult, goal_pos, dist, deferred, stats
+        _region_bfs_level(
+            reached, front, nxt, table, depth, k, n, cols, mult, goal_pos, dist, stats
         )
         bar.update(int(stats[0]) - before)
         bar.set_postfix(depth=depth, refresh=False)
@@ -1116,8 +1097,7 @@ def build_compact_table(
         "depth": depth - 1,
         "reached": int(stats[0]) + 1,
         "clipped": int(stats[2]),
-        "deferred": int(stats[3]),
-        "peak_bytes": int(need - compact_bytes(n, k)["deferred (estimate)"] + deferred.nbytes),
+        "peak_bytes": int(need),
     }
     return table, facts
 
