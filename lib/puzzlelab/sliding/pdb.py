@@ -1306,3 +1306,32 @@ def best_database(shape: Shape, goal: State | str, progress: bool = True) -> Com
     """The compact databases of `best_partition(shape)` with the reflected lookup (cached)."""
     shape = check_shape(shape)
     return compact_database(shape, goal, best_partition(shape), progress=progress)
+
+
+# Measured on this lab's 2-core machine (CPU seconds per placement of the region BFS).
+BUILD_CPU_PER_PLACEMENT = {16: 1.0e-6, 25: 1.3e-6}
+
+
+def compact_cost(shape: Shape, goal: State | str, patterns: str | Sequence[Pattern]) -> dict:
+    """What `compact_database` will cost before it starts: cached?, CPU, memory, disk.
+
+    Returns
+    -------
+    dict
+        cached (all tables in the cache), build_cpu_minutes (estimate for the missing
+        tables; 0 when cached), peak_gib (largest single build), table_mib (all tables).
+    """
+    shape = check_shape(shape)
+    goal = read_board(goal, shape)[0]
+    if isinstance(patterns, str):
+        patterns = default_patterns(shape, goal, patterns)
+    patterns = _check_patterns(goal, patterns)
+    n = len(goal)
+    rate = BUILD_CPU_PER_PLACEMENT.get(n, 1.3e-6)
+    missing = [p for p in patterns if not ((f := compact_path(shape, goal, p)) and f.exists())]
+    return {
+        "cached": not missing,
+        "build_cpu_minutes": round(sum(placements(n, len(p)) for p in missing) * rate / 60, 1),
+        "peak_gib": round(max(sum(compact_bytes(n, len(p)).values()) for p in patterns) / 2**30, 2),
+        "table_mib": round(sum(compact_bytes(n, len(p))["table"] for p in patterns) / 2**20, 1),
+    }
