@@ -14,7 +14,7 @@ import pytest
 from conftest import require_shared
 
 from puzzlelab.errors import InvalidPuzzleError, TooLargeError
-from puzzlelab.sliding import distance_table, is_solution, solve, solved_state
+from puzzlelab.sliding import distance_table, ida, is_solution, solve, solved_state
 from puzzlelab.sliding import pdb as pdbmod
 from puzzlelab.sliding.ida import kernel_h, kernel_h_many, solve_compact, to_compact
 from puzzlelab.sliding.pdb import (
@@ -112,8 +112,8 @@ def test_compact_values_equal_an_independent_01_bfs(shape, pattern):
 
 
 def test_compact_table_equals_the_byte_table_on_a_4x4_pattern():
-    # five tiles on 16 cells: many placements split the free cells into several regions
-    pattern = (2, 3, 6, 7, 10)
+    # tiles 1 and 4 can wall the blank's corner off: placements with several regions
+    pattern = (1, 2, 4, 5)
     table, _ = build_compact_table((4, 4), KORF_GOAL, pattern)
     full = unpack_compact(table, (4, 4), KORF_GOAL, pattern)
     assert np.array_equal(full, build_pattern_table((4, 4), KORF_GOAL, pattern))
@@ -285,3 +285,15 @@ def test_6_6_6_6_solves_the_easiest_24_puzzle():
     res = solve_compact(db, row.state, max_seconds=600)
     assert res.verdict == "optimal" and res.length == row.optimal_length == 82
     assert is_solution(row.state, res.moves, tuple(range(25)), (5, 5))
+
+
+def test_scramble_and_solve_all(cdb3, table3):
+    start = ida.scramble(GOAL3, SHAPE3, 20, rng=4)
+    assert start == ida.scramble(GOAL3, SHAPE3, 20, rng=4) and sorted(start) == sorted(GOAL3)
+    assert table3.distance(start) <= 20 and table3.distance(start) % 2 == 0
+    boards = [start, table3.farthest(1)[0]]
+    runs = ida.solve_all(cdb3, boards)
+    assert runs.length.tolist() == [table3.distance(b) for b in boards]
+    assert (runs.verdict == "optimal").all() and (runs.cpu_seconds >= 0).all()
+    byte_db = pattern_database(SHAPE3, GOAL3, "4-4", cache=False, progress=False)
+    assert ida.solve_all(byte_db, boards).length.tolist() == runs.length.tolist()
