@@ -297,3 +297,9 @@ def test_scramble_and_solve_all(cdb3, table3):
     assert (runs.verdict == "optimal").all() and (runs.cpu_seconds >= 0).all()
     byte_db = pattern_database(SHAPE3, GOAL3, "4-4", cache=False, progress=False)
     assert ida.solve_all(byte_db, boards).length.tolist() == runs.length.tolist()
+
+
+def test_pdb_7_8_is_routed_to_compact_storage():
+    from puzzlelab.sliding.pdb import needs_compact
+
+    assert needs_compact((4, 4), KORF_GOAL, "7-8") and not needs_compact((4, 4), KORF_GOAL, "6-6-3")

@@ -1335,3 +1335,10 @@ def compact_cost(shape: Shape, goal: State | str, patterns: str | Sequence[Patte
         "peak_gib": round(max(sum(compact_bytes(n, len(p)).values()) for p in patterns) / 2**30, 2),
         "table_mib": round(sum(compact_bytes(n, len(p))["table"] for p in patterns) / 2**20, 1),
     }
+
+
+def needs_compact(shape: Shape, goal: State, partition: str) -> bool:
+    """Is a pattern of this split too large for the byte builder (so: compact storage)?"""
+    n = shape[0] * shape[1]
+    patterns = default_patterns(shape, goal, partition)
+    return any(placements(n, len(p)) * n > MAX_BUILD_STATES for p in patterns)

@@ -40,8 +40,10 @@ from .pdb import (
     CompactDatabase,
     PatternDatabase,
     best_database,
+    compact_database,
     ida_star,
     manhattan_database,
+    needs_compact,
     pattern_database,
     run_ida,
 )
@@ -261,6 +263,10 @@ def database(shape: Shape, goal: State, heuristic: str = "pdb", progress: bool =
         raise InvalidPuzzleError(f"heuristic {heuristic!r} is not 'pdb[:sizes]' or 'manhattan'")
     if len(goal) > MAX_PDB_CELLS:
         raise TooLargeError(f"pattern databases here stop at {MAX_PDB_CELLS} cells")
+    if partition and needs_compact(shape, goal, partition):  # e.g. 'pdb:7-8': 4 bits an entry
+        return compact_database(
+            shape, goal, partition, progress=progress, reflected=name != "pdb-noreflect"
+        )
     return pattern_database(
         shape,
         goal,
