@@ -303,3 +303,17 @@ def test_pdb_7_8_is_routed_to_compact_storage():
     from puzzlelab.sliding.pdb import needs_compact
 
     assert needs_compact((4, 4), KORF_GOAL, "7-8") and not needs_compact((4, 4), KORF_GOAL, "6-6-3")
+
+
+def test_a_hard_24_puzzle_ends_in_limit_within_its_budget():
+    require_shared("reference", "sliding", "korf24.tsv")
+    from puzzlelab.sliding.data import korf24
+
+    goal = tuple(range(25))
+    db = compact_database((5, 5), goal, "4-4-4-4-4-4", cache=False, progress=False)
+    hardest = korf24().sort_values("optimal_length").state.iloc[-1]
+    assert db.h(hardest) == kernel_h(db, hardest) < 114
+    for limits in ({"max_expanded": 2000}, {"max_seconds": 0.05}):
+        sol = solve_with_database(hardest, db, "pdb:4-4-4-4-4-4", **limits)
+        assert sol.verdict == "limit" and sol.length is None and not sol.moves
+        assert next(iter(limits)) in sol.note
