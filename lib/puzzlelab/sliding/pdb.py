@@ -1229,10 +1229,16 @@ class CompactDatabase(PatternDatabase):
         return out
 
     def kernel_args(self) -> tuple:
-        """The arrays `ida.py`'s kernel reads (see `ida.compact_kernel_args`)."""
+        """The arrays `ida.py`'s kernel reads (see `ida.compact_kernel_args`), made once.
+
+        The tables are joined into one array on the first call and kept: joining 275 MiB
+        per search would cost more than the search.
+        """
         from .ida import compact_kernel_args
 
-        return compact_kernel_args(self)
+        if getattr(self, "_kernel_args", None) is None:
+            self._kernel_args = compact_kernel_args(self)
+        return self._kernel_args
 
 
 def compact_database(
@@ -1309,7 +1315,7 @@ def best_database(shape: Shape, goal: State | str, progress: bool = True) -> Com
 
 
 # Measured on this lab's 2-core machine (CPU seconds per placement of the region BFS).
-BUILD_CPU_PER_PLACEMENT = {16: 1.0e-6, 25: 1.3e-6}
+BUILD_CPU_PER_PLACEMENT = {16: 1.0e-6, 25: 1.0e-6}  # 6-6-6-6: 508 s for 4 x 127.5 M
 
 
 def compact_cost(shape: Shape, goal: State | str, patterns: str | Sequence[Pattern]) -> dict:

@@ -186,11 +186,12 @@ def _too_large(shape: Shape) -> TooLargeError:
         f"a {rows}x{cols} board ({n} cells, about {math.factorial(n) / 2:.1e} states) is beyond "
         "the optimal solvers here: distance tables stop at 12 cells and pattern-database "
         "IDA* at 16 (the 15-puzzle). On 5x5, heuristic='pdb:best' builds Korf & Felner's "
-        "6-6-6-6 databases once (4 x 127.5 million entries, 4 bits each, about 10-15 minutes "
-        "of CPU, cached) and then solves the easiest published 24-puzzles in seconds to "
-        "minutes; typical random ones take hours to days of search (up to 10^12 nodes), so "
-        "give max_seconds. Feasible here: solve(..., algorithm='weighted_astar') or "
-        "algorithm='greedy' for a good but not optimal solution"
+        "6-6-6-6 databases once (4 x 127.5 million entries, 4 bits each: about 9 minutes of "
+        "CPU and 1 GiB of memory, then cached, 243 MiB) and solves the easiest published "
+        "24-puzzles in seconds to minutes; typical random ones take hours to days of search "
+        "(up to 10^12 nodes), so give max_seconds. Feasible here: "
+        "solve(..., algorithm='weighted_astar') or algorithm='greedy' for a good but not "
+        "optimal solution"
     )
 
 
@@ -305,7 +306,7 @@ def solve(
         'auto', 'zero', 'none', 'misplaced', 'manhattan', 'linear_conflict', 'pdb',
         'pdb-noreflect', 'pdb:<sizes>' (e.g. 'pdb:6-6-3') or 'pdb:best' (the strongest
         databases the lab knows: 7-8 on 4x4, 6-6-6-6 on 5x5, built once and cached; the
-        5x5 build takes about 10-15 minutes of CPU the first time).
+        5x5 build takes about 9 minutes of CPU the first time, 7-8 about 12).
     max_expanded, max_seconds : optional
         The search budget (`puzzlelab.results.Budget`: None unlimited, 0 = stop at once);
         an exhausted budget gives verdict ``limit``.
