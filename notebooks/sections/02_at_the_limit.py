@@ -98,11 +98,11 @@ _ = headline(f"{db4.name} + reflection on {which} 15-puzzles: CPU seconds in all
 # %% [markdown]
 # ### The 24-puzzle
 #
-# With `PARAMS=full` this part loads (or builds, about ten minutes of CPU the first time,
-# under 1 GiB of memory) Korf & Felner's 6-6-6-6 databases and solves their three easiest
-# random 24-puzzles, #40 (82 moves), #38 (96) and #25 (81): each takes seconds to a few
-# minutes of CPU. The default solves a start a few dozen random moves from the goal with
-# small 4-tile databases instead.
+# With `PARAMS=full` this part loads Korf & Felner's 6-6-6-6 databases (a few seconds; the
+# first build took 508 s of CPU and 1 GiB of memory here) and solves their three easiest
+# random 24-puzzles, #40 (82 moves), #38 (96) and #25 (81): about 5, 20 and 27 s of CPU
+# on this machine. The default solves a start 60 random moves from the goal with small
+# 4-tile databases instead (well under a second).
 
 # %%
 cost5 = pdbs.compact_cost((5, 5), GOAL5, limit_24_partition)
@@ -145,10 +145,11 @@ widgets.stepper(sols[0])
 
 # %% [markdown]
 # **At the limit, in short.** Four bits per entry and the blank's region instead of its
-# cell make Korf & Felner's 7-8 databases (275 MiB) and 6-6-6-6 databases (243 MiB)
-# buildable on this machine in minutes. With them, the compiled IDA* reproduces the
-# published node counts (7-8: the same order of nodes per instance as the paper's 18,601)
-# and runs several times more nodes per CPU second than the kernel above; the easiest
-# random 24-puzzles are solved optimally in seconds to minutes. The hardest 24-puzzles
-# need up to 10^12 nodes with these databases: `solve` gives them verdict `limit` within
-# `max_seconds`.
+# cell make Korf & Felner's 7-8 databases (275 MiB; 765 s of CPU and 1.5 GiB to build
+# once) and 6-6-6-6 databases (243 MiB; 508 s, 1 GiB) buildable on this machine. The
+# compiled IDA* with the same heuristic runs about twice as many nodes per CPU second as
+# the kernel above (table above); with 7-8 it solves all of Korf's 100 under `PARAMS=full`
+# with 18,332 expansions per instance (the paper: 18,601) in under a second of CPU, and
+# the three easiest 24-puzzles optimally in under a minute of CPU in all. The hardest
+# 24-puzzles need up to 10^12 nodes with these databases: they end in verdict `limit`
+# within `max_seconds`.

@@ -1315,7 +1315,7 @@ def best_database(shape: Shape, goal: State | str, progress: bool = True) -> Com
 
 
 # Measured on this lab's 2-core machine (CPU seconds per placement of the region BFS).
-BUILD_CPU_PER_PLACEMENT = {16: 1.0e-6, 25: 1.0e-6}  # 6-6-6-6: 508 s for 4 x 127.5 M
+BUILD_CPU_PER_PLACEMENT = {16: 1.3e-6, 25: 1.0e-6}  # 8 tiles: 708 s; 6-6-6-6: 508 s
 
 
 def compact_cost(shape: Shape, goal: State | str, patterns: str | Sequence[Pattern]) -> dict:
