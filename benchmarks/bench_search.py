@@ -11,6 +11,15 @@ Run: `make bench` (or `.venv/bin/python benchmarks/bench_search.py [--quick]`).
    against ours, and its IDA* on the easiest 15-puzzles it can finish within a time limit
    (each in a child process that is stopped at the limit).
 
+4. At the limit (issue 21): the fast IDA* kernel (`puzzlelab.sliding.ida`: compact 4-bit
+   databases, incremental h, children in f order) against the present one
+   (`pdb.ida_star`) with the same 6-6-3 databases on Korf's 100, nodes per CPU second and
+   the ratio; then `pdb:best` (7-8 + reflection) on Korf's 100 beside Korf & Felner's
+   1.86 M nodes, and the 24-puzzles #40, #38, #25 (6-6-6-6 + reflection) beside their
+   65 M, 38 M and 292 M. `--limit-only` runs just this part; `--no-24` skips the 5x5 runs.
+   The big databases are read from the cache (built first if absent: 7-8 about 10 min of
+   CPU, 6-6-6-6 about 10 min).
+
 Wall times on a shared machine swing 2-5x; CPU time (time.process_time) is printed beside
 them and the comparisons are ratios measured in the same run.
 """
@@ -24,11 +33,10 @@ import time
 import numpy as np
 import pandas as pd
 
-from puzzlelab.sliding import distance_table, solved_state
+from puzzlelab.sliding import distance_table, ida, solved_state
 from puzzlelab.sliding.census import solve_korf
-from puzzlelab.sliding.data import KORF_GOAL, KORF_SHAPE
-from puzzlelab.sliding.data import korf100 as korf_instances
-from puzzlelab.sliding.pdb import ida_star, pattern_database
+from puzzlelab.sliding.data import KORF_GOAL, KORF_SHAPE, korf24, korf100
+from puzzlelab.sliding.pdb import best_database, ida_star, pattern_database
 from puzzlelab.sliding.solve import solve
 
 
@@ -177,6 +185,94 @@ def compare_4x4(db, instances: pd.DataFrame, limit: float, algs: list[str]) -> p
     return pd.DataFrame(rows)
 
 
+def kernel_ratio(instances: pd.DataFrame) -> pd.DataFrame:
+    """The present IDA* (byte tables) vs the fast kernel (same 6-6-3 in 4 bits), same run."""
+    db = pattern_database(KORF_SHAPE, KORF_GOAL, "6-6-3", progress=True)
+    fast = ida.to_compact(db)
+    first = instances.state.iloc[0]
+    ida_star(db, first), ida.solve_compact(fast, first)  # compile outside the timing
+    rows = []
+    for name, run, d in [("present IDA* (pdb.py)", ida_star, db),
+                         ("fast IDA* (ida.py)", ida.solve_compact, fast)]:  # fmt: skip
+        t = clock()
+        res = [run(d, s) for s in instances.state]
+        wall, cpu = since(t)
+        assert [r.length for r in res] == instances.optimal_length.tolist(), name
+        expanded = sum(r.expanded for r in res)
+        generated = sum(r.generated for r in res)
+        rows.append({"kernel": name, "expanded": expanded, "generated": generated,
+                     "cpu s": round(cpu, 2), "wall s": round(wall, 2),
+                     "M expanded/cpu s": round(expanded / cpu / 1e6, 2),
+                     "M generated/cpu s": round(generated / cpu / 1e6, 2)})  # fmt: skip
+    out = pd.DataFrame(rows)
+    out["speed ratio (gen/cpu s)"] = (out["M generated/cpu s"] / out["M generated/cpu s"][0]).round(
+        2
+    )
+    return out
+
+
+def best_on_korf100(instances: pd.DataFrame) -> dict:
+    """7-8 + reflection on Korf's instances with the fast kernel: totals beside the paper."""
+    t = clock()
+    db = best_database(KORF_SHAPE, KORF_GOAL)
+    load_wall, load_cpu = since(t)
+    ida.solve_compact(db, instances.state.iloc[0])  # compile outside the timing
+    t = clock()
+    res = [ida.solve_compact(db, s) for s in instances.state]
+    wall, cpu = since(t)
+    expanded = sum(r.expanded for r in res)
+    return {
+        "instances": len(res),
+        "all optimal": [r.length for r in res] == instances.optimal_length.tolist(),
+        "databases": f"{db.name}, {db.nbytes / 2**20:.0f} MiB, loaded in {load_wall:.1f} s",
+        "build cpu s (cached)": [f.get("cpu_seconds") for f in db.facts],
+        "expanded": expanded,
+        "expanded / instance": round(expanded / len(res)),
+        "generated": sum(r.generated for r in res),
+        "cpu s": round(cpu, 3),
+        "wall s": round(wall, 3),
+        "M expanded / cpu s": round(expanded / cpu / 1e6, 2),
+        "published (Korf & Felner 2002)": "18,601 / instance with reflection (36,710 without)",
+    }
+
+
+def best_on_24(ids: tuple[int, ...] = (40, 38, 25), max_seconds: float = 1800) -> pd.DataFrame:
+    """6-6-6-6 + reflection on the easiest 24-puzzles, nodes beside Korf & Felner's."""
+    db = best_database((5, 5), tuple(range(25)))
+    table = korf24().set_index("id")
+    rows = []
+    for i in ids:
+        r = table.loc[i]
+        t = clock()
+        res = ida.solve_compact(db, r.state, max_seconds=max_seconds)
+        wall, cpu = since(t)
+        rows.append({"id": i, "optimal": r.optimal_length, "length": res.length,
+                     "verdict": res.verdict, "expanded": res.expanded,
+                     "generated": res.generated,
+                     "Korf & Felner": r.expansions_korf_felner_2002,
+                     "cpu s": round(cpu, 1), "wall s": round(wall, 1),
+                     "M expanded/cpu s": round(res.expanded / max(cpu, 1e-9) / 1e6, 2),
+                     })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def limit_section(quick: bool, with_24: bool) -> None:
+    """Print the issue-21 tables: kernel ratio, 7-8 on Korf's 100, the 24-puzzles."""
+    korf = korf100()
+    if quick:
+        korf = korf.sort_values(["optimal_length", "id"]).head(10)
+    print("== fast vs present IDA*, same 6-6-3 databases + reflection, Korf's instances")
+    print(kernel_ratio(korf).to_string(index=False))
+    print("\n== pdb:best on 4x4: 7-8 + reflection, fast IDA*, Korf's instances")
+    summary = best_on_korf100(korf)
+    for k, v in summary.items():
+        print(f"  {k:32} {v}")
+    assert summary["all optimal"], "a Korf instance was not solved optimally"
+    if with_24:
+        print("\n== pdb:best on 5x5: 6-6-6-6 + reflection, Korf & Felner's easiest 24-puzzles")
+        print(best_on_24(ids=(40,) if quick else (40, 38, 25)).to_string(index=False))
+
+
 def main() -> None:
     """Run everything and print the tables."""
     parser = argparse.ArgumentParser()
@@ -189,12 +285,17 @@ def main() -> None:
         "--partition", default="6-6-3", help="database split, e.g. 7-7-1 (about 1.5 GB to build)"
     )
     parser.add_argument("--cache", action="store_true", help="load cached databases if present")
+    parser.add_argument("--limit-only", action="store_true", help="just the issue-21 section")
+    parser.add_argument("--no-24", action="store_true", help="skip the 24-puzzle runs")
     args = parser.parse_args()
     pd.set_option("display.width", 200)
-    korf = korf_instances(10 if args.quick else None)
+    if args.limit_only:
+        limit_section(args.quick, not args.no_24)
+        return
+    korf = korf100(10 if args.quick else None)
     if args.only_4x4:
         db = pattern_database(KORF_SHAPE, KORF_GOAL, "6-6-3", progress=True)
-        print(compare_4x4(db, korf_instances(3), args.limit, ["a*", "ida*"]).to_string(index=False))
+        print(compare_4x4(db, korf100(3), args.limit, ["a*", "ida*"]).to_string(index=False))
         return
 
     print(f"== {args.partition} additive databases + reflection, numba IDA*, Korf's instances")
@@ -211,7 +312,10 @@ def main() -> None:
     print(compare_3x3(5 if args.quick else 30, seed=0).to_string(index=False))
 
     print(f"\n== 4x4: easiest Korf instances, slidingpuzzle limited to {args.limit:g} s each")
-    print(compare_4x4(db, korf_instances(3), args.limit, ["a*", "ida*"]).to_string(index=False))
+    print(compare_4x4(db, korf100(3), args.limit, ["a*", "ida*"]).to_string(index=False))
+
+    print()
+    limit_section(args.quick, not args.no_24)
 
 
 if __name__ == "__main__":

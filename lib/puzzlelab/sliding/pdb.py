@@ -60,6 +60,17 @@ CELL_PARTITIONS_4X4 = {
     "7-7-1": ((1, 4, 5, 8, 9, 12, 13), (2, 3, 6, 7, 10, 11, 14), (15,)),
     "7-8": ((1, 4, 5, 8, 9, 12, 13), (2, 3, 6, 7, 10, 11, 14, 15)),
 }
+# Korf & Felner's 6-6-6-6 split of the 24-puzzle (blank top-left): the irregular group around
+# the blank and three 2x3 blocks; the reflected lookup reuses the same four tables.
+CELL_PARTITIONS_5X5 = {
+    "6-6-6-6": (
+        (1, 2, 5, 6, 7, 12),
+        (3, 4, 8, 9, 13, 14),
+        (10, 11, 15, 16, 20, 21),
+        (17, 18, 19, 22, 23, 24),
+    ),
+}
+CELL_PARTITIONS = {(4, 4): CELL_PARTITIONS_4X4, (5, 5): CELL_PARTITIONS_5X5}
 MAX_BUILD_STATES = 1_500_000_000  # bytes of the (placement, blank) BFS array we allow
 # (a 7-tile pattern needs 16!/9! * 16 = 922 MB; an 8-tile one 8.3 GB, so 7-8 is refused)
 
@@ -225,7 +236,8 @@ def build_pattern_table(
     if size * n > MAX_BUILD_STATES:
         raise TooLargeError(
             f"a {k}-tile pattern on {n} cells needs a {size * n:,}-byte search array; "
-            f"the limit is {MAX_BUILD_STATES:,} (use patterns of at most 7 tiles on 4x4)"
+            f"the limit is {MAX_BUILD_STATES:,} (use patterns of at most 7 tiles on 4x4 here, "
+            "or compact_database for 7-8: 4 bits per placement)"
         )
     mult = multipliers(n, k)
     nbr = _neighbor_cells(rows, cols)
@@ -253,10 +265,11 @@ def default_patterns(shape: Shape, goal: State, partition: str = "6-6-3") -> lis
     """Disjoint patterns covering every tile: the named 4x4 split or row-major chunks."""
     n = shape[0] * shape[1]
     blank = goal.index(0)
-    if shape == (4, 4) and partition in CELL_PARTITIONS_4X4 and blank in (0, 15):
-        cells = CELL_PARTITIONS_4X4[partition]
-        if blank == 15:  # the same split turned half a turn
-            cells = tuple(tuple(15 - c for c in group) for group in cells)
+    named = CELL_PARTITIONS.get(tuple(shape), {})
+    if partition in named and blank in (0, n - 1):
+        cells = named[partition]
+        if blank == n - 1:  # the same split turned half a turn
+            cells = tuple(tuple(n - 1 - c for c in group) for group in cells)
         return [tuple(goal[c] for c in group) for group in cells]
     if not isinstance(partition, str) or not re.fullmatch(r"[1-9][0-9]*(-[1-9][0-9]*)*", partition):
         raise InvalidPuzzleError(f"partition {partition!r} is not like '6-6-3' (sizes >= 1)")
@@ -873,3 +886,467 @@ def kernel_h_many(db: PatternDatabase, boards: np.ndarray) -> np.ndarray:
     tables, offsets, _, pat_tiles, pat_k, mults, rcell, rtile, use_refl = db.kernel_args()
     boards = db.internal_many(boards)
     return _h_many(boards, tables, offsets, pat_tiles, pat_k, mults, rcell, rtile, use_refl)
+
+
+# ------------------------------------------------------------------ compact databases
+#
+# The large databases (7-8 on 4x4, 6-6-6-6 on 5x5) cannot afford a byte per (placement,
+# blank cell). Two observations make them small:
+#
+# * The blank moves for free among the cells no pattern tile occupies, so within a
+#   placement the blank only matters up to its *region* (a connected set of free cells).
+#   The search keeps, per placement, a bit mask of the free cells the blank has reached
+#   (a union of regions): 2 bytes per placement on 4x4, 4 on 5x5, plus one "frontier" bit.
+# * A pattern's value minus the Manhattan distance of its tiles is even and small (every
+#   pattern move changes that distance by one), so the database stores (value - md) / 2
+#   in 4 bits: 16!/8! = 518,918,400 placements of the 8-tile pattern take 259 MB.
+#   A difference above 15 would be stored as 15 (still a lower bound; counted in `clipped`).
+
+COMPACT_VERSION = 1
+COMPACT_KIND = "sliding-compact-pattern-database"
+NIBBLE_MAX = 15
+
+
+def compact_bytes(n: int, k: int) -> dict[str, int]:
+    """Memory (bytes) the region BFS needs for a k-tile pattern on n cells, by part."""
+    size = placements(n, k)
+    return {
+        "reached masks": size * (2 if n <= 16 else 4),
+        "frontier bits": 2 * (size // 8 + 8),
+        "table": (size + 1) // 2,
+    }
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new build (Linux MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_memory(n: int, k: int, needed_extra: int = 0) -> int:
+    """The bytes a compact build needs; `TooLargeError` naming them when memory is short."""
+    need = sum(compact_bytes(n, k).values()) + needed_extra
+    have = available_memory()
+    if have is not None and need * 1.25 > have:
+        raise TooLargeError(
+            f"building a {k}-tile pattern database on {n} cells needs about "
+            f"{need / 2**30:.1f} GiB of memory but only {have / 2**30:.1f} GiB is available; "
+            "free memory or use a smaller partition (e.g. 'pdb:6-6-3' on 4x4)"
+        )
+    return need
+
+
+@njit(cache=True)
+def _spread(m, cols, full, not_first_col, not_last_col):
+    """Cells next to the cells of mask m (m itself not included unless adjacent)."""
+    return (
+        ((m << cols) & full) | (m >> cols) | ((m << 1) & not_first_col) | ((m >> 1) & not_last_col)
+    )
+
+
+@njit(cache=True)
+def _region(seed, free, cols, full, nf, nl):
+    """The connected set of free cells containing the cells of `seed`."""
+    r = seed
+    while True:
+        r2 = (r | _spread(r, cols, full, nf, nl)) & free
+        if r2 == r:
+            return r
+        r = r2
+
+
+@njit(cache=True)
+def _region_bfs_level(reached, front, nxt, table, depth, k, n, cols, mult, goal_pos, dist, stats):
+    """Expand every placement in `front` (depth `depth`); mark depth+1 in `nxt`.
+
+    reached[p] : mask of free cells the blank has reached in placement p (union of regions)
+    table      : packed nibbles, (value - md) / 2, written when p is first reached
+    stats      : [placements first reached, regions added, clipped]
+
+    Every region of a placement lies at a depth of the parity of the placement's md (each
+    pattern move changes md by one), so a placement of this frontier never gains a region
+    of depth+1 during the scan: expanding all its reached regions expands only regions of
+    depth <= `depth` (the older ones again, which adds nothing new).
+    """
+    size = reached.shape[0]
+    full = (1 << n) - 1
+    nf = 0
+    nl = 0
+    for c in range(n):
+        if c % cols != 0:
+            nf |= 1 << c
+        if c % cols != cols - 1:
+            nl |= 1 << c
+    pos = np.empty(k, dtype=np.int64)
+    for w in range(front.shape[0]):
+        word = front[w]
+        while word:
+            low = word & (~word + np.uint64(1))
+            bit = 0
+            while (low >> np.uint64(bit)) != np.uint64(1):
+                bit += 1
+            word ^= low
+            p = w * 64 + bit
+            if p >= size:
+                break
+            _unrank(p, k, mult, pos)
+            occ = 0
+            md = 0
+            for j in range(k):
+                occ |= 1 << pos[j]
+                md += dist[pos[j], goal_pos[j]]
+            free = full & ~occ
+            todo = np.int64(reached[p])
+            while todo:
+                seed = todo & -todo
+                reg = _region(seed, free, cols, full, nf, nl)
+                todo &= ~reg
+                for j in range(k):
+                    c = pos[j]
+                    adj = _spread(np.int64(1) << c, cols, full, nf, nl) & reg
+                    while adj:
+                        lowb = adj & -adj
+                        adj ^= lowb
+                        b = 0
+                        while (lowb >> b) != 1:
+                            b += 1
+                        pos[j] = b
+                        q = _rank(pos, k, mult)
+                        pos[j] = c
+                        old = np.int64(reached[q])
+                        if (old >> c) & 1:
+                            continue
+                        free2 = (free & ~lowb) | (np.int64(1) << c)
+                        reg2 = _region(np.int64(1) << c, free2, cols, full, nf, nl)
+                        if old == 0:
+                            md2 = md - dist[c, goal_pos[j]] + dist[b, goal_pos[j]]
+                            e = (depth + 1 - md2) // 2
+                            if e > NIBBLE_MAX:
+                                e = NIBBLE_MAX
+                                stats[2] += 1
+                            table[q >> 1] |= np.uint8(e << ((q & 1) * 4))
+                            stats[0] += 1
+                        reached[q] = old | reg2
+                        nxt[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+                        stats[1] += 1
+
+
+def cell_distances(shape: Shape) -> np.ndarray:
+    """dist[a, b] = Manhattan distance between cells a and b."""
+    rows, cols = shape
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    return (np.abs(r[:, None] - r[None, :]) + np.abs(c[:, None] - c[None, :])).astype(np.int64)
+
+
+def build_compact_table(
+    shape: Shape, goal: State, pattern: Pattern, progress: bool = False
+) -> tuple[np.ndarray, dict]:
+    """One pattern's compact database: (packed nibbles of (value - md) / 2, build facts).
+
+    The region BFS from the goal (see the section comment); `TooLargeError` naming the
+    memory needed when the machine has too little. Facts: seconds, cpu_seconds, depth,
+    clipped (entries above 15 stored as 15), peak_bytes.
+    """
+    from tqdm import tqdm
+
+    rows, cols = shape
+    n, k = rows * cols, len(pattern)
+    if n > 32:
+        raise TooLargeError(f"compact databases need at most 32 cells, not {n}")
+    size = placements(n, k)
+    need = check_memory(n, k)
+    t0, c0 = time.perf_counter(), time.process_time()
+    mult = multipliers(n, k)
+    goal_pos = np.array([goal.index(t) for t in pattern], dtype=np.int64)
+    dist = cell_distances(shape)
+    reached = np.zeros(size, dtype=np.uint16 if n <= 16 else np.uint32)
+    words = size // 64 + 1
+    front = np.zeros(words, dtype=np.uint64)
+    nxt = np.zeros(words, dtype=np.uint64)
+    table = np.zeros((size + 1) // 2, dtype=np.uint8)
+    start = int(_rank(goal_pos, k, mult))
+    occ = sum(1 << int(c) for c in goal_pos)
+    full = (1 << n) - 1
+    reg = _region_py(1 << goal.index(0), full & ~occ, shape)
+    reached[start] = reg
+    front[start >> 6] |= np.uint64(1) << np.uint64(start & 63)
+    stats = np.zeros(3, dtype=np.int64)
+    name = "-".join(map(str, pattern))
+    bar = tqdm(total=size, disable=not progress, desc=f"PDB {name}", unit="placement")
+    bar.update(1)
+    depth = 0
+    while front.any():
+        before = int(stats[0])
+        _region_bfs_level(
+            reached, front, nxt, table, depth, k, n, cols, mult, goal_pos, dist, stats
+        )
+        bar.update(int(stats[0]) - before)
+        bar.set_postfix(depth=depth, refresh=False)
+        front, nxt = nxt, front
+        nxt[:] = 0
+        depth += 1
+    bar.close()
+    del reached, front, nxt
+    facts = {
+        "seconds": round(time.perf_counter() - t0, 2),
+        "cpu_seconds": round(time.process_time() - c0, 2),
+        "depth": depth - 1,
+        "reached": int(stats[0]) + 1,
+        "clipped": int(stats[2]),
+        "peak_bytes": int(need),
+    }
+    return table, facts
+
+
+def _region_py(seed: int, free: int, shape: Shape) -> int:
+    """The free region around `seed` (bit masks), the obvious way."""
+    rows, cols = shape
+    region, todo = 0, [c for c in range(rows * cols) if seed >> c & 1]
+    while todo:
+        c = todo.pop()
+        if region >> c & 1 or not free >> c & 1:
+            continue
+        region |= 1 << c
+        r, q = divmod(c, cols)
+        todo += [x for x, ok in ((c - cols, r > 0), (c + cols, r < rows - 1),
+                                 (c - 1, q > 0), (c + 1, q < cols - 1)) if ok]  # fmt: skip
+    return region
+
+
+def unpack_compact(table: np.ndarray, shape: Shape, goal: State, pattern: Pattern) -> np.ndarray:
+    """The full values (uint8 per placement) of a compact table: md + 2 * nibble."""
+    n, k = shape[0] * shape[1], len(pattern)
+    size = placements(n, k)
+    nib = np.empty(2 * table.size, dtype=np.uint8)
+    nib[0::2] = table & 15
+    nib[1::2] = table >> 4
+    goal_pos = np.array([goal.index(t) for t in pattern], dtype=np.int64)
+    return (_pattern_md(size, k, multipliers(n, k), goal_pos, cell_distances(shape))
+            + 2 * nib[:size]).astype(np.uint8)  # fmt: skip
+
+
+@njit(cache=True)
+def _pattern_md(size, k, mult, goal_pos, dist):
+    """Manhattan distance of the pattern's tiles for every placement."""
+    out = np.empty(size, dtype=np.uint8)
+    pos = np.empty(k, dtype=np.int64)
+    for p in range(size):
+        _unrank(p, k, mult, pos)
+        m = 0
+        for j in range(k):
+            m += dist[pos[j], goal_pos[j]]
+        out[p] = m
+    return out
+
+
+def compact_key(shape: Shape, goal: State, pattern: Pattern) -> dict:
+    """What a compact table depends on: the board, the goal's blank and the pattern's goal cells."""
+    return {
+        "shape": list(shape),
+        "blank": goal.index(0),
+        "cells": [goal.index(t) for t in pattern],
+    }
+
+
+def compact_path(shape: Shape, goal: State, pattern: Pattern) -> Path | None:
+    """The cache file of one compact table: a versioned name with a digest of its key.
+
+    The name does not carry tile labels (any labels with the same goal cells share it);
+    the full key sits in the file's header and is checked on every read.
+    """
+    import hashlib
+    import json
+
+    key = compact_key(shape, goal, pattern)
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    name = f"cpdb-v{COMPACT_VERSION}-{shape[0]}x{shape[1]}-k{len(pattern)}-{digest}.bin"
+    return cachefile.cache_file("pdb", name)
+
+
+def compact_table(
+    shape: Shape, goal: State, pattern: Pattern, cache: bool = True, progress: bool = True
+) -> tuple[np.ndarray, dict]:
+    """One compact table and its build facts: read verified from the cache, else built."""
+    size = (placements(shape[0] * shape[1], len(pattern)) + 1) // 2
+    key = compact_key(shape, goal, pattern)
+    path = compact_path(shape, goal, pattern) if cache else None
+    if path is not None and path.exists():
+        try:
+            table, meta = cachefile.load_array(path, COMPACT_KIND, COMPACT_VERSION, key)
+            if table.dtype != np.uint8 or table.shape != (size,):
+                raise CacheError(f"{path} holds an array of the wrong size or type")
+            return table, {**meta.get("facts", {}), "loaded": True}
+        except CacheError as exc:
+            cachefile.warn_once(f"{exc}; rebuilding it")
+    table, facts = build_compact_table(shape, goal, pattern, progress=progress)
+    if cache:
+        cachefile.save_array(path, COMPACT_KIND, COMPACT_VERSION, key, table, {"facts": facts})
+    return table, {**facts, "loaded": False}
+
+
+@dataclass
+class CompactDatabase(PatternDatabase):
+    """Additive databases stored as 4-bit differences from the pattern's Manhattan distance.
+
+    Same interface as `PatternDatabase`; `tables` hold packed nibbles (two placements per
+    byte) and `facts` one dict of build facts per pattern (seconds, cpu_seconds, depth,
+    clipped, peak_bytes, loaded). The fast IDA* in `puzzlelab.sliding.ida` reads them.
+    """
+
+    facts: list[dict] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        """Labels and maps as `PatternDatabase`, plus each pattern's goal cells."""
+        super().__post_init__()
+        self._dist = cell_distances(self.shape)
+        self._goal_cells = [[self._igoal.index(t) for t in p] for p in self._ipatterns]
+
+    @property
+    def n_entries(self) -> int:
+        """Total entries (placements) over all patterns."""
+        n = len(self.goal)
+        return int(sum(placements(n, len(p)) for p in self.patterns))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the tables take in memory."""
+        return int(sum(t.nbytes for t in self.tables))
+
+    def _values(self, cells: State) -> list[int]:
+        """One database value per pattern (md + 2 * stored nibble), board in internal labels."""
+        n = len(cells)
+        where = {t: i for i, t in enumerate(cells)}
+        out = []
+        for pat, home, table in zip(self._ipatterns, self._goal_cells, self.tables, strict=True):
+            at = [where[t] for t in pat]
+            r = rank_placement_py(at, n)
+            nib = (int(table[r >> 1]) >> (4 * (r & 1))) & 15
+            out.append(sum(int(self._dist[a, g]) for a, g in zip(at, home, strict=True)) + 2 * nib)
+        return out
+
+    def kernel_args(self) -> tuple:
+        """The arrays `ida.py`'s kernel reads (see `ida.compact_kernel_args`), made once.
+
+        The tables are joined into one array on the first call and kept: joining 275 MiB
+        per search would cost more than the search.
+        """
+        from .ida import compact_kernel_args
+
+        if getattr(self, "_kernel_args", None) is None:
+            self._kernel_args = compact_kernel_args(self)
+        return self._kernel_args
+
+
+def compact_database(
+    shape: Shape,
+    goal: State | str,
+    patterns: str | Sequence[Pattern] = "7-8",
+    *,
+    cache: bool = True,
+    progress: bool = True,
+    reflected: bool = True,
+) -> CompactDatabase:
+    """Load (or build and cache) compact additive databases, e.g. 7-8 or 6-6-6-6.
+
+    Parameters as `pattern_database`; the tables are built by the region BFS (4 bits per
+    placement) and cached under cache/pdb with names that carry no tile labels.
+
+    Raises
+    ------
+    InvalidPuzzleError, ParseError
+        A malformed shape, goal or partition.
+    TooLargeError
+        Too little memory for a build (the message names what is needed), or a board of
+        more than 32 cells.
+    """
+    shape = check_shape(shape)
+    goal = read_board(goal, shape)[0]
+    if goal.count(0) != 1:
+        raise InvalidPuzzleError("pattern databases need a goal with exactly one blank")
+    if len(goal) < 3:
+        raise InvalidPuzzleError("pattern databases need a board of at least 3 cells")
+    for name, flag in (("cache", cache), ("progress", progress), ("reflected", reflected)):
+        if not isinstance(flag, bool | np.bool_):
+            raise InvalidPuzzleError(f"{name} must be True or False, not {flag!r}")
+    if isinstance(patterns, str):
+        patterns = default_patterns(shape, goal, patterns)
+    patterns = _check_patterns(goal, patterns)
+    n = len(goal)
+    if n > 32 or any(len(p) > n - 1 for p in patterns):
+        raise TooLargeError(f"compact databases need at most 32 cells, not {n}")
+    t0 = time.perf_counter()
+    tables, facts = [], []
+    for pat in sorted(patterns, key=len):  # small first: a refusal comes before long work
+        if not (cache and (path := compact_path(shape, goal, pat)) and path.exists()):
+            check_memory(n, len(pat), sum(t.nbytes for t in tables))
+        table, fact = compact_table(shape, goal, pat, bool(cache), bool(progress))
+        tables.append(table)
+        facts.append(fact)
+    order = sorted(range(len(patterns)), key=lambda i: len(patterns[i]))
+    by_pattern = dict(zip(order, zip(tables, facts, strict=True), strict=True))
+    tables = [by_pattern[i][0] for i in range(len(patterns))]
+    facts = [by_pattern[i][1] for i in range(len(patterns))]
+    return CompactDatabase(
+        shape, goal, patterns, tables, time.perf_counter() - t0, bool(reflected), facts
+    )
+
+
+BEST_PARTITIONS = {(4, 4): "7-8", (5, 5): "6-6-6-6"}
+"""The strongest split the lab knows per board (others: the near-equal default split)."""
+
+
+def best_partition(shape: Shape) -> str:
+    """The split behind heuristic="pdb:best": 7-8 on 4x4, 6-6-6-6 on 5x5, else groups of <= 6."""
+    if tuple(shape) in BEST_PARTITIONS:
+        return BEST_PARTITIONS[tuple(shape)]
+    m = shape[0] * shape[1] - 1
+    parts = math.ceil(m / 6)
+    return "-".join(str(m // parts + (1 if i < m % parts else 0)) for i in range(parts))
+
+
+def best_database(shape: Shape, goal: State | str, progress: bool = True) -> CompactDatabase:
+    """The compact databases of `best_partition(shape)` with the reflected lookup (cached)."""
+    shape = check_shape(shape)
+    return compact_database(shape, goal, best_partition(shape), progress=progress)
+
+
+# Measured on this lab's 2-core machine (CPU seconds per placement of the region BFS).
+BUILD_CPU_PER_PLACEMENT = {16: 1.3e-6, 25: 1.0e-6}  # 8 tiles: 708 s; 6-6-6-6: 508 s
+
+
+def compact_cost(shape: Shape, goal: State | str, patterns: str | Sequence[Pattern]) -> dict:
+    """What `compact_database` will cost before it starts: cached?, CPU, memory, disk.
+
+    Returns
+    -------
+    dict
+        cached (all tables in the cache), build_cpu_minutes (estimate for the missing
+        tables; 0 when cached), peak_gib (largest single build), table_mib (all tables).
+    """
+    shape = check_shape(shape)
+    goal = read_board(goal, shape)[0]
+    if isinstance(patterns, str):
+        patterns = default_patterns(shape, goal, patterns)
+    patterns = _check_patterns(goal, patterns)
+    n = len(goal)
+    rate = BUILD_CPU_PER_PLACEMENT.get(n, 1.3e-6)
+    missing = [p for p in patterns if not ((f := compact_path(shape, goal, p)) and f.exists())]
+    return {
+        "cached": not missing,
+        "build_cpu_minutes": round(sum(placements(n, len(p)) for p in missing) * rate / 60, 1),
+        "peak_gib": round(max(sum(compact_bytes(n, len(p)).values()) for p in patterns) / 2**30, 2),
+        "table_mib": round(sum(compact_bytes(n, len(p))["table"] for p in patterns) / 2**20, 1),
+    }
+
+
+def needs_compact(shape: Shape, goal: State, partition: str) -> bool:
+    """Is a pattern of this split too large for the byte builder (so: compact storage)?"""
+    n = shape[0] * shape[1]
+    patterns = default_patterns(shape, goal, partition)
+    return any(placements(n, len(p)) * n > MAX_BUILD_STATES for p in patterns)
