@@ -11,7 +11,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # HTML reports: drop the saved widget state so widget cells show their static PNG (no CDN needed)
 STATIC_WIDGETS := --ClearMetadataPreprocessor.enabled=True --ClearMetadataPreprocessor.clear_cell_metadata=False
 
-.PHONY: help setup reports test test-fast lint format lab screenshot bench notebooks clean
+.PHONY: help setup reports test test-fast lint format lab screenshot bench notebooks results clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -57,11 +57,15 @@ format: setup  ## apply ruff's formatting and safe fixes
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-notebooks: setup  ## re-execute the committed notebooks in place with their defaults (outputs to commit)
+notebooks: setup  ## re-execute the committed notebooks in place (outputs to commit) and write docs/results.md
 	@set -e; for nb in $(NOTEBOOKS); do echo "== $$nb"; \
 	  $(BIN)/jupyter nbconvert --log-level WARN --to notebook --execute --inplace \
 	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=1800 \
 	    --ExecutePreprocessor.store_widget_state=False $$nb; done
+	$(MAKE) --no-print-directory results
+
+results: setup  ## docs/results.md: the headline table of the committed notebooks' outputs
+	$(BIN)/python -m puzzlelab.report docs/results.md $(NOTEBOOKS)
 
 lab: setup  ## open JupyterLab on notebooks/
 	$(BIN)/jupyter lab notebooks

@@ -223,12 +223,7 @@ def test_sliding_bad_cases_are_refused(kwargs):
     [
         watersort,
         nonogram,
-        pytest.param(
-            sliding,
-            marks=pytest.mark.xfail(
-                strict=True, raises=KeyError, reason="owner fixing: sliding census.summarise"
-            ),
-        ),
+        sliding,
     ],
     ids=["watersort", "nonogram", "sliding"],
 )

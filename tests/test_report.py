@@ -10,6 +10,7 @@ import pytest
 
 from puzzlelab import report
 from puzzlelab.errors import PuzzleError
+from puzzlelab.paths import root
 
 
 def notebook(path, *outputs) -> str:
@@ -99,3 +100,12 @@ def test_collect_refuses_what_is_not_an_executed_notebook(tmp_path):
         report.collect(str(bad))  # one path, not a list: refused, not read letter by letter
     with pytest.raises(PuzzleError):
         report.to_markdown("not a table")
+
+
+def test_committed_results_table_matches_the_committed_notebooks():
+    """docs/results.md is generated (`make results`): each number lives in its notebook only."""
+    notebooks = sorted((root() / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    committed = root() / "docs" / "results.md"
+    assert committed.exists(), "docs/results.md is missing: run `make results`"
+    want = report.to_markdown(report.collect(notebooks))
+    assert committed.read_text(encoding="utf-8") == want, "stale docs/results.md: `make results`"

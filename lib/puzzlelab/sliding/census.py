@@ -31,13 +31,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..batch import case_rng, grid, run_batch
 from ..checks import integer
 from ..checks import rng as make_rng
 from ..errors import PuzzleError
-from ..stats import proportion_ci
+from ..stats import mean_interval, proportion_ci
 from .board import Shape, State, check_shape, manhattan_checked, read_board, solved_state
 from .board import solvable_checked as _solvable
 from .data import KORF_GOAL, KORF_SHAPE, PUBLISHED_MEAN, korf_goal
@@ -182,19 +181,26 @@ def length_distribution(
     return out
 
 
+SUMMARY_COLUMNS = [
+    "rows", "cols", "boards", "solved", "limit", "errors", "mean_length", "sd", "mean_lo",
+    "mean_hi", "min", "max", "published_mean",
+]  # fmt: skip
+
+
 def summarise(table: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Per shape: boards solved, the mean optimal length with a t interval, and the published mean.
 
     Boards stopped by the budget (``limit``) or failed (``error``) are counted, not averaged.
+    An empty census gives an empty summary.
     """
+    if table.empty or not {"rows", "cols"} <= set(table.columns):
+        return pd.DataFrame(columns=SUMMARY_COLUMNS)
     rows = []
     for (r, c), group in table.groupby(["rows", "cols"]):
         ok = group[group["error"].isna() & (group["verdict"] == "optimal")]
         lengths = ok["length"].astype(float).to_numpy()
         n = lengths.size
-        mean = float(lengths.mean()) if n else math.nan
-        sd = float(lengths.std(ddof=1)) if n > 1 else math.nan
-        half = stats.t.ppf(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
+        mean, lo, hi = mean_interval(lengths, confidence)
         rows.append(
             {
                 "rows": r,
@@ -204,15 +210,15 @@ def summarise(table: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
                 "limit": int((group["verdict"] == "limit").sum()),
                 "errors": int(group["error"].notna().sum()),
                 "mean_length": mean,
-                "sd": sd,
-                "mean_lo": mean - half,
-                "mean_hi": mean + half,
+                "sd": float(lengths.std(ddof=1)) if n > 1 else math.nan,
+                "mean_lo": lo,
+                "mean_hi": hi,
                 "min": int(lengths.min()) if n else None,
                 "max": int(lengths.max()) if n else None,
                 "published_mean": PUBLISHED_MEAN.get((int(r), int(c))),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
 # ------------------------------------------------------------------ heuristics compared
