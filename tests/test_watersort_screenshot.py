@@ -78,11 +78,11 @@ def test_shared_screenshot_read_exactly(record):
 
 @needs_shots
 def test_shared_set_accuracy_floor():
-    """All 22 boards exact (the measured figure when this was written)."""
+    """All 40 boards exact (the measured figure when this was written)."""
     exact = sum(
         wrong_units(r["tubes"], read_screenshot(SHOTS / r["file"]).tubes) == 0 for r in labels()
     )
-    assert exact == 22
+    assert exact == 40
 
 
 @needs_shots

@@ -154,10 +154,10 @@ def _check_size(rgb: np.ndarray, what: str) -> np.ndarray:
 
 
 # ---- tubes ---------------------------------------------------------------------------------
-def _edges(img: np.ndarray) -> np.ndarray:
-    """Dilated Canny edges of the working image."""
+def _edges(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Canny edges of the working image: as found, and dilated (joins broken outlines)."""
     e = cv2.Canny(cv2.GaussianBlur(img, (3, 3), 0), 40, 100)
-    return cv2.dilate(e, np.ones((3, 3), np.uint8))
+    return e, cv2.dilate(e, np.ones((3, 3), np.uint8))
 
 
 def _candidates(edges: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -178,7 +178,16 @@ def _similar(a: tuple, b: tuple, tol: float = 0.25) -> bool:
 
 def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
     """Rows (top first) of tube boxes (x, y, w, h), each row left to right, in `img` pixels."""
-    boxes = [b for b in _candidates(_edges(img)) if 1.8 <= b[3] / b[2] <= 9]
+    return [[b for b, _ in row] for row in _find_rows(img)]
+
+
+def _find_rows(img: np.ndarray) -> list[list[tuple[tuple[int, int, int, int], bool]]]:
+    """Rows of (box, odd): odd boxes did not match their row's size and were snapped to it."""
+    # dilated edges join an outline broken by JPEG or a thin stroke; raw edges keep an outline
+    # apart from background doodles that dilation would weld onto it
+    raw, dilated = _edges(img)
+    shapes = _candidates(dilated) + _candidates(raw)
+    boxes = [b for b in shapes if 1.8 <= b[3] / b[2] <= 9]
     if not boxes:
         return []
     support = [sum(_similar(a, b) for b in boxes) for a in boxes]
@@ -197,13 +206,42 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
                 break
         else:
             rows.append([b])
-    return [_align(sorted(r)) for r in sorted(rows, key=lambda r: np.median([b[1] for b in r]))]
+    rows = sorted(rows, key=lambda r: np.median([b[1] for b in r]))
+    return [_align(sorted(r), shapes) for r in rows]
 
 
-def _align(row: list[tuple]) -> list[tuple]:
-    """Clip boxes taller than the row's usual top (corks, lids) to that top."""
+def _under_cover(b: tuple, row: list[tuple], shapes: list[tuple]) -> bool:
+    """True when a wider shape of about the tube's height holds the box (curtain, banner),
+    one that is not a panel behind the whole row."""
+    x, y, w, h = b
+    for cx, cy, cw, ch in shapes:
+        inside = cx <= x + 1 and cx + cw >= x + w - 1
+        if not (inside and cw >= 1.15 * w and 0.8 * h <= ch <= 1.2 * h):
+            continue
+        held = sum(cx <= r[0] + 1 and cx + cw >= r[0] + r[2] - 1 for r in row)
+        if cy <= y + 0.2 * h and cy + ch >= y + 0.8 * h and held < max(2, len(row)):
+            return True
+    return False
+
+
+def _align(row: list[tuple], shapes: list[tuple]) -> list[tuple[tuple, bool]]:
+    """Snap boxes to the row's usual top, bottom and width; (box, odd) per box.
+
+    A box taller than the row (a cork, a lid, background art touching the outline) or of
+    another width (a curtain, a banner) is centred where it was, given the row's size and
+    marked odd, so it is read like a slot found from the row's spacing.
+    """
     top = int(np.median([b[1] for b in row]))
-    return [(x, max(y, top), w, h - max(0, top - y)) for x, y, w, h in row]
+    bottom = int(np.median([b[1] + b[3] for b in row]))
+    width = int(np.median([b[2] for b in row]))
+    out = []
+    for x, y, w, h in row:
+        odd = abs(w - width) > 0.1 * width or abs(y + h - bottom) > 0.04 * (bottom - top)
+        odd = odd or _under_cover((x, y, w, h), row, shapes)
+        if odd:
+            x = round(x + w / 2 - width / 2)
+        out.append(((max(0, x), top, width, bottom - top), odd))
+    return out
 
 
 def _drop_nested(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -226,17 +264,19 @@ def _y_overlap(a: tuple, b: tuple) -> bool:
 
 
 def _fill_row(row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray) -> list[tuple]:
-    """Add slots where the row's spacing says a tube stands but no outline was found."""
+    """(box, doubtful) slots of a row: odd boxes, plus slots where the row's regular spacing
+    says a tube stands but no outline was found (kept when they differ from the background)."""
+    slots = [(b, odd) for b, odd in row]
     if len(row) < 2:
-        return [(b, False) for b in row]
-    xs = [b[0] for b in row]
-    pitch = float(np.median(np.diff(xs)))
-    w = int(np.median([b[2] for b in row]))
-    y = int(np.median([b[1] for b in row]))
-    h = int(np.median([b[3] for b in row]))
-    slots = [(b, False) for b in row]
+        return slots
+    good = [b for b, odd in row if not odd] or [b for b, _ in row]
+    xs = [b[0] for b, _ in row]
+    pitch = float(np.median(np.diff(sorted(b[0] for b in good)))) if len(good) > 1 else 0.0
+    if pitch <= 0:
+        pitch = float(np.median(np.diff(xs)))
+    _, y, w, h = good[0]
     filled = []  # gaps inside the row
-    for a, b in zip(row, row[1:], strict=False):
+    for (a, _), (b, _) in zip(row, row[1:], strict=False):
         k = round((b[0] - a[0]) / pitch)
         filled += [(round(a[0] + j * pitch), y, w, h) for j in range(1, k)]
     x = xs[0] - pitch
@@ -258,7 +298,8 @@ def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
     """Median colour of the gaps between tubes (the local background)."""
     samples = []
     for row in rows:
-        for a, b in zip(row, row[1:], strict=False):
+        boxes = [b for b, _ in row]
+        for a, b in zip(boxes, boxes[1:], strict=False):
             x0, x1 = a[0] + a[2] + 1, b[0] - 1
             if x1 > x0:
                 y0, y1 = a[1] + a[3] // 4, a[1] + 3 * a[3] // 4
@@ -405,15 +446,14 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
     scale = WORK_HEIGHT / rgb.shape[0]
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
-    rows = find_tubes(img)
+    rows = _find_rows(img)
     if not rows:
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tube outlines")
     lab = rgb_to_lab(img)
     bg = _background(lab, rows)
-    slots = [s for row in rows for s in _fill_row(row, img.shape[1], lab, bg)]
-    layout = []
-    for row in rows:
-        layout.append(len(_fill_row(row, img.shape[1], lab, bg)))
+    filled = [_fill_row(row, img.shape[1], lab, bg) for row in rows]
+    slots = [s for row in filled for s in row]
+    layout = [len(row) for row in filled]
     return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2])
 
 
@@ -437,7 +477,7 @@ def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndar
 
 def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
-    boxes = [b for b, covered in slots if not covered]
+    boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = (_glass_color(lab, boxes, bg), bg)
     height = float(np.median([b[3] for b in boxes]))
     unit, offset = None, 0.0
