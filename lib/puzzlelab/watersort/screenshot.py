@@ -48,6 +48,17 @@ class Reading:
     covered: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     size: tuple[int, int] = (0, 0)
+    doubtful: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True only when nothing about the reading is doubtful (no problem found)."""
+        return not self.problems
+
+    @property
+    def capacity(self) -> int:
+        """Units per tube (every tube of a board holds the same number)."""
+        return self.capacities[0] if self.capacities else 0
 
     @property
     def n_tubes(self) -> int:
@@ -263,9 +274,12 @@ def _y_overlap(a: tuple, b: tuple) -> bool:
     return min(a[1] + a[3], b[1] + b[3]) > max(a[1], b[1])
 
 
-def _fill_row(row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray) -> list[tuple]:
+def _fill_row(
+    row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray, gaps: list, r: int = 0
+) -> list:
     """(box, doubtful) slots of a row: odd boxes, plus slots where the row's regular spacing
-    says a tube stands but no outline was found (kept when they differ from the background)."""
+    says a tube stands but no outline was found (kept when they differ from the background).
+    A gap inside the row that looks like background is appended to `gaps` as (row, x)."""
     slots = [(b, odd) for b, odd in row]
     if len(row) < 2:
         return slots
@@ -279,6 +293,7 @@ def _fill_row(row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray) -> 
     for (a, _), (b, _) in zip(row, row[1:], strict=False):
         k = round((b[0] - a[0]) / pitch)
         filled += [(round(a[0] + j * pitch), y, w, h) for j in range(1, k)]
+    inside = set(filled)
     x = xs[0] - pitch
     while x >= 0:
         filled.append((round(x), y, w, h))
@@ -291,6 +306,8 @@ def _fill_row(row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray) -> 
         patch = lab[b[1] : b[1] + b[3], b[0] : b[0] + b[2]].reshape(-1, 3)
         if patch.size and np.median(np.linalg.norm(patch - bg, axis=1)) > 20:
             slots.append((b, True))
+        elif b in inside:
+            gaps.append((r, b[0]))
     return sorted(slots, key=lambda s: s[0][0])
 
 
@@ -451,10 +468,12 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tube outlines")
     lab = rgb_to_lab(img)
     bg = _background(lab, rows)
-    filled = [_fill_row(row, img.shape[1], lab, bg) for row in rows]
+    gaps: list[tuple[int, int]] = []
+    filled = [_fill_row(row, img.shape[1], lab, bg, gaps, r) for r, row in enumerate(rows)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
-    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2])
+    gaps = [(r, round(x / scale)) for r, x in gaps]
+    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2], gaps)
 
 
 def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
@@ -475,19 +494,21 @@ def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndar
     return bands[int(np.argmin(np.where(shared, far, np.inf)))]
 
 
-def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
+def _read_slots(lab, bg, slots, layout, scale, shape, gaps=()) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = (_glass_color(lab, boxes, bg), bg)
     height = float(np.median([b[3] for b in boxes]))
-    unit, offset = None, 0.0
+    unit, offset, ambiguous = None, 0.0, False
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
         per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit))
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if sum(w == 1.0 for _, w, _ in bounds) >= 3:
-            unit, offset = _fit_bounds(np.array(bounds), height)
-        else:
-            unit = _unit_height([s for t in per_tube if t for s in t], height)
+            unit, offset, _ = _fit_bounds(np.array(bounds), height)
+            ambiguous = False
+        else:  # no boundary between two colours: only the liquid's heights tell the unit
+            unit, _ = _unit_height([s for t in per_tube if t for s in t], height)
+            ambiguous = not any(w == 1.0 for _, w, _ in bounds)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
@@ -498,9 +519,29 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
         trial = [None if t is None else list(t) for t in per_tube]
         out = _label(trial, guess, covered_idx)
         first = first or out
-        if out[3] is not None or covered_idx or any(u == HIDDEN for t in out[0] if t for u in t):
+        if not self_check(out[0], out[2]):
             break
-    tubes, conf, capacity, level, problems, palette = out if out[3] is not None else first
+    else:
+        out = first
+    tubes, conf, capacity, level, problems, palette = out
+    runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+    if ambiguous:  # no boundary between two colours anywhere
+        problems.append(
+            (
+                f"capacity {capacity} is a guess from the tubes' height: no two colours meet in "
+                "any tube, so nothing shows the unit height",
+                [],
+            )
+        )
+    elif runs and capacity % 2 == 0 and all(u % 2 == 0 for u in runs):
+        problems.append(
+            (
+                f"capacity {capacity} or {capacity // 2}: every colour run is an even number of "
+                "units, so units of twice the height fit the picture as well",
+                [],
+            )
+        )
+    problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
     return Reading(
@@ -513,15 +554,81 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
         layout=layout,
         unit_height=unit * inv,
         covered=covered_idx,
-        problems=problems,
+        problems=[text for text, _ in problems],
         size=(int(shape[1]), int(shape[0])),
+        doubtful=sorted({k for _, ks in problems for k in ks}),
     )
+
+
+MIN_MARGIN = 0.2  # a unit's colour nearer than this (0..1) to the midpoint of two colours
+MIN_FIT = 0.3  # a stack top further than (1 - this) / 2 units from a whole number of units
+
+
+def self_check(tubes: list[list[str] | None], capacity: int) -> list[tuple[str, list[int]]]:
+    """The game's invariant on a reading: (problem, tubes to check) pairs, [] when consistent.
+
+    Every colour appears `capacity` times; '?' units are wildcards (whatever they hide, the
+    hidden units must make up every colour's shortfall plus whole colours not seen at all);
+    a covered tube (None) may hold up to `capacity` units of anything; no tube is overfull.
+
+    Examples
+    --------
+    >>> self_check([["r", "g"], ["g", "r"], []], 2)
+    []
+    >>> self_check([["r", "g"], ["g"], []], 2)
+    [("colours seen fewer than capacity 2 times (r 1): 1 unit(s) missing, 0 '?' to hold them", [0])]
+    """
+    out: list[tuple[str, list[int]]] = []
+    if capacity < 1:
+        return [(f"capacity {capacity} is not a positive number of units", [])]
+    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
+    where = {c: sorted({k for k, t in enumerate(tubes) if t and c in t}) for c in counts}
+    for k, t in enumerate(tubes):
+        if t is not None and len(t) > capacity:
+            out.append((f"tube {k} holds {len(t)} units, more than capacity {capacity}", [k]))
+    over = sorted(c for c, m in counts.items() if m > capacity)
+    if over:
+        text = ", ".join(f"{c} {counts[c]} times" for c in over)
+        out.append(
+            (
+                f"more than capacity {capacity}: {text}",
+                sorted(set().union(*(where[c] for c in over))),
+            )
+        )
+    hidden = sum(t.count(HIDDEN) for t in tubes if t)
+    covered = sum(t is None for t in tubes)
+    short = sum(capacity - m for m in counts.values() if m < capacity)
+    if covered == 0:
+        spare = hidden - short
+        odd = [c for c, m in counts.items() if m != capacity]
+        check = sorted(set().union(*(where[c] for c in odd))) if odd else []
+        listed = ", ".join(f"{c} {counts[c]}" for c in sorted(odd, key=counts.get))
+        if spare < 0:
+            out.append(
+                (
+                    f"colours seen fewer than capacity {capacity} times ({listed}): "
+                    f"{short} unit(s) missing, {hidden} '?' to hold them",
+                    check,
+                )
+            )
+        elif spare % capacity:
+            out.append(
+                (
+                    f"{hidden} '?' unit(s) cannot be the {short} missing ({listed or 'none'}) "
+                    f"plus whole colours of {capacity}",
+                    check,
+                )
+            )
+    elif short > hidden + covered * capacity:
+        out.append(
+            (f"{short} unit(s) missing but only {hidden} '?' and {covered} covered tube(s)", [])
+        )
+    return out
 
 
 def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
     """Colour labels per unit for a capacity guess: (tubes, confidence, capacity, level,
-    problems, palette)."""
-    problems: list[str] = []
+    problems as (text, tubes to check), palette)."""
     _drop_corks(per_tube, capacity)
     most = max((sum(s.units for s in t) for t in per_tube if t), default=0)
     capacity = max(capacity, most)
@@ -554,25 +661,50 @@ def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
                     i += 1
         tubes.append(t)
         conf.append(c)
-    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
-    over = [f"{n}: {m}" for n, m in sorted(counts.items()) if m > capacity]
-    if over:
-        problems.append(f"colours seen more than capacity {capacity} times: {', '.join(over)}")
-    if fully:
-        bad = [f"{n}: {m}" for n, m in sorted(counts.items()) if m != capacity]
-        if bad and not over:
-            problems.append(f"colours not seen exactly capacity {capacity} times: {', '.join(bad)}")
-    for k, t in enumerate(tubes):
-        if t is not None and len(t) > capacity:
-            problems.append(f"tube {k} holds {len(t)} units, more than capacity {capacity}")
+    problems = self_check(tubes, capacity)
     level = None
     if fully and not problems:
         try:
             level = Level.make([tuple(t) for t in tubes], capacity)
         except PuzzleError as exc:  # defensive: the checks above should make this impossible
-            problems.append(str(exc))
+            problems.append((str(exc), []))
+    problems += _doubtful_units(per_tube, samples, labels, margins, centers, names)
     palette = {names[c]: lab_to_rgb(v) for c, v in centers.items()}
     return tubes, conf, capacity, level, problems, palette
+
+
+def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
+    """(problem, [tube]) for units whose colour sits between two palette colours and for
+    colour boundaries or liquid tops that fall between two whole units."""
+    out = []
+    cols = sorted(centers)
+    i = 0
+    for k, segs in enumerate(per_tube):
+        below = 0
+        for s in segs or []:
+            if s.fit < MIN_FIT:
+                out.append(
+                    (
+                        f"tube {k}: liquid boundary at {below + s.units - 0.5 + s.fit / 2:.1f} "
+                        "units, not a whole number",
+                        [k],
+                    )
+                )
+            for j in range(s.units):
+                if s.kind != "liquid":
+                    continue
+                if margins[i] < MIN_MARGIN and len(cols) > 1:
+                    d = [np.linalg.norm(samples[i] - centers[c]) for c in cols]
+                    a, b = (cols[n] for n in np.argsort(d)[:2])
+                    out.append(
+                        (
+                            f"tube {k} unit {below + j}: colour between {names[a]} and {names[b]}",
+                            [k],
+                        )
+                    )
+                i += 1
+            below += s.units
+    return out
 
 
 def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int) -> None:
@@ -672,23 +804,42 @@ def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float,
     return out
 
 
-def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float]:
-    """(unit height, offset) so that boundaries sit at offset + k * unit for whole k >= 1."""
+def _unit_candidates(height: float) -> np.ndarray:
+    """Unit heights to try for tubes `height` high: capacity 2 to 11."""
+    return np.arange(max(3.0, height / 12), height / 2.1, 0.25)
+
+
+def _pick_unit(cands: np.ndarray, cover: np.ndarray, height: float) -> tuple[int, bool]:
+    """(index of the unit height, ambiguous) from how well each candidate fits.
+
+    The largest well-fitting stretch of heights among capacity >= 3 wins (smaller ones are
+    harmonics). Twice that height fitting as well means the picture cannot tell capacity c
+    from c / 2 (every colour run an even number of units): ambiguous.
+    """
+    ok = cands <= height / 3.2
+    top = cover[ok].max() if ok.any() else cover.max()
+    good = np.flatnonzero((cover >= 0.9 * top) & (ok if ok.any() else True))
+    start = good[-1]
+    while start > 0 and start - 1 in good:
+        start -= 1
+    best = start + int(np.argmax(cover[start : good[-1] + 1]))
+    twice = int(np.argmin(np.abs(cands - 2 * cands[best])))
+    ambiguous = abs(cands[twice] - 2 * cands[best]) < 0.5 and cover[twice] >= 0.97 * cover[best]
+    return best, bool(ambiguous)
+
+
+def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float, bool]:
+    """(unit height, offset, ambiguous) so that boundaries sit at offset + k * unit, k >= 1."""
     p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
-    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
+    cands = _unit_candidates(height)
     offs = np.linspace(-0.15, 0.2, 15)  # in units
     r = p[None, None, :] / cands[:, None, None] - offs[None, :, None]
     k = np.where(known > 0, known, np.maximum(1, np.round(r)))
     err = np.abs(r - k)
     cover = (np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum(axis=2)
     best_off = offs[np.argmax(cover, axis=1)] * cands
-    best_cover = cover.max(axis=1)
-    good = np.flatnonzero(best_cover >= 0.9 * best_cover.max())
-    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
-    while start > 0 and start - 1 in good:
-        start -= 1
-    best = start + int(np.argmax(best_cover[start : good[-1] + 1]))
-    return float(cands[best]), float(best_off[best])
+    best, ambiguous = _pick_unit(cands, cover.max(axis=1), height)
+    return float(cands[best]), float(best_off[best]), ambiguous
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
@@ -709,21 +860,67 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
     segs[:] = keep
 
 
-def _unit_height(segs: list[_Segment], height: float) -> float:
-    """The largest unit height that makes (nearly) all liquid a whole number of units each."""
+def _unit_height(segs: list[_Segment], height: float) -> tuple[float, bool]:
+    """(unit height, ambiguous): the largest that makes liquid a whole number of units each."""
     lengths = np.array([s.length for s in segs], dtype=float)
     if not len(lengths):
         raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
-    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
+    cands = _unit_candidates(height)
     ratio = lengths[None, :] / cands[:, None]
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
     cover = (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
-    good = np.flatnonzero(cover >= 0.9 * cover.max())
-    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
-    while start > 0 and start - 1 in good:
-        start -= 1
-    best = start + int(np.argmax(cover[start : good[-1] + 1]))
-    return float(cands[best])
+    best, _ = _pick_unit(cands, cover, height)
+    return float(cands[best]), True
+
+
+class DoubtfulReadingError(InvalidPuzzleError):
+    """The reading of a screenshot is doubtful or incomplete, so no verdict is given.
+
+    `reading` holds what was read; `tubes` lists the tube numbers to check by eye.
+    """
+
+    def __init__(self, message: str, reading: Reading, tubes: list[int]):
+        super().__init__(message)
+        self.reading, self.tubes = reading, tubes
+
+
+def solve_screenshot(path_or_array: object, *, channels: str = "rgb", **solve_args):
+    """Read a screenshot and solve the board: (reading, Result), or a DoubtfulReadingError.
+
+    A board is never called unsolvable from a doubtful reading: when `reading.ok` is False
+    the error names the problems and the tubes to check; hidden ('?') units or covered tubes
+    cannot be solved from the picture and say so. `solve_args` go to `watersort.solve`
+    (e.g. `max_expanded=`).
+    """
+    from .solvers import solve
+
+    reading = read_screenshot(path_or_array, channels=channels)
+    check = ", ".join(map(str, reading.doubtful)) or "all (no single tube is to blame)"
+    if reading.level is None and reading.ok:
+        raise DoubtfulReadingError(
+            f"{reading.n_hidden} hidden unit(s) and {len(reading.covered)} covered tube(s): "
+            "the board cannot be solved from this picture; play on until they show",
+            reading,
+            reading.covered,
+        )
+    if reading.level is None:
+        raise DoubtfulReadingError(
+            "the reading breaks the game's rules, so it is not solved: "
+            + "; ".join(reading.problems)
+            + f". Check tubes: {check}",
+            reading,
+            reading.doubtful,
+        )
+    result = solve(reading.level, **solve_args)
+    if not reading.ok and result.verdict == "unsolvable":
+        raise DoubtfulReadingError(
+            "the board as read is unsolvable, but the reading is doubtful ("
+            + "; ".join(reading.problems)
+            + f"): check tubes {check} before believing it",
+            reading,
+            reading.doubtful,
+        )
+    return reading, result
 
 
 def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "rgb"):
@@ -756,4 +953,13 @@ def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "r
     return ax
 
 
-__all__ = ["Reading", "draw_reading", "find_tubes", "load_image", "read_screenshot"]
+__all__ = [
+    "DoubtfulReadingError",
+    "Reading",
+    "draw_reading",
+    "find_tubes",
+    "load_image",
+    "read_screenshot",
+    "self_check",
+    "solve_screenshot",
+]
