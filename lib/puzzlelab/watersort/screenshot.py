@@ -25,12 +25,28 @@ import cv2
 import numpy as np
 
 from ..errors import InvalidPuzzleError, ParseError, PuzzleError
-from .colors import cluster_colors, color_names, lab_to_rgb, rgb_to_lab
+from .colors import JOIN_DELTA_E, cluster_colors, color_names, lab_to_rgb, rgb_to_lab
 from .level import Level
 
 WORK_HEIGHT = 800  # pixels: every image is analysed at this height
 MIN_SIDE = 24  # smaller images cannot show a board
 HIDDEN = "?"
+
+
+@dataclass(frozen=True)
+class ReaderParams:
+    """The reader's two tunable thresholds (CIELAB ΔE), the same for every game.
+
+    `jump`: a colour change down a tube that starts a new segment; `join`: unit colours closer
+    than this are one colour. The leave-one-game-out score (`leave_one_game_out`) picks them
+    from a grid on all games but one and scores the one left out.
+    """
+
+    jump: float = 9.0
+    join: float = JOIN_DELTA_E
+
+
+DEFAULT_PARAMS = ReaderParams()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -436,7 +452,9 @@ def _count_glyphs(lab: np.ndarray, box: tuple, seg: _Segment) -> int:
 
 
 # ---- the reading ---------------------------------------------------------------------------
-def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
+def read_screenshot(
+    path_or_array: object, *, channels: str = "rgb", params: ReaderParams = DEFAULT_PARAMS
+) -> Reading:
     """Read a water-sort board from a screenshot.
 
     Parameters
@@ -445,6 +463,8 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
         An image file (PNG, JPEG, ...) or an array (see `load_image`).
     channels : {"rgb", "bgr"}
         Channel order of an array (OpenCV arrays are BGR).
+    params : ReaderParams
+        The two colour thresholds (the defaults serve every game tried).
 
     Returns
     -------
@@ -459,6 +479,8 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
     PuzzleError
         Bad input (see `load_image`) or an image in which no row of tubes can be found.
     """
+    if not isinstance(params, ReaderParams):
+        raise PuzzleError(f"params must be a ReaderParams, not {type(params).__name__}")
     rgb = load_image(path_or_array, channels)
     scale = WORK_HEIGHT / rgb.shape[0]
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
@@ -473,7 +495,7 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
-    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2], gaps)
+    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2], gaps, params)
 
 
 def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
@@ -494,14 +516,14 @@ def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndar
     return bands[int(np.argmin(np.where(shared, far, np.inf)))]
 
 
-def _read_slots(lab, bg, slots, layout, scale, shape, gaps=()) -> Reading:
+def _read_slots(lab, bg, slots, layout, scale, shape, gaps, params: ReaderParams) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = (_glass_color(lab, boxes, bg), bg)
     height = float(np.median([b[3] for b in boxes]))
     unit, offset, ambiguous = None, 0.0, False
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
-        per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit))
+        per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit), params)
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if sum(w == 1.0 for _, w, _ in bounds) >= 3:
             unit, offset, _ = _fit_bounds(np.array(bounds), height)
@@ -512,12 +534,12 @@ def _read_slots(lab, bg, slots, layout, scale, shape, gaps=()) -> Reading:
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
-    _read_missed(lab, slots, per_tube, glass, unit, offset, geo)
+    _read_missed(lab, slots, per_tube, glass, unit, offset, geo, params)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     first = None
     for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
         trial = [None if t is None else list(t) for t in per_tube]
-        out = _label(trial, guess, covered_idx)
+        out = _label(trial, guess, covered_idx, params)
         first = first or out
         if not self_check(out[0], out[2]):
             break
@@ -626,19 +648,21 @@ def self_check(tubes: list[list[str] | None], capacity: int) -> list[tuple[str, 
     return out
 
 
-def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
+def _label(per_tube: list, capacity: int, covered_idx: list[int], params: ReaderParams) -> tuple:
     """Colour labels per unit for a capacity guess: (tubes, confidence, capacity, level,
     problems as (text, tubes to check), palette)."""
     _drop_corks(per_tube, capacity)
     most = max((sum(s.units for s in t) for t in per_tube if t), default=0)
     capacity = max(capacity, most)
-    capacity = _capacity_from_counts(per_tube, capacity)
+    capacity = _capacity_from_counts(per_tube, capacity, params.join)
     units = [(k, s) for k, t in enumerate(per_tube) if t for s in t if s.kind == "liquid"]
     n_units = sum(s.units for _, s in units)
     samples = np.array([s.lab for _, s in units for _ in range(s.units)]).reshape(-1, 3)
     fully = not covered_idx and not any(s.kind == "hidden" for t in per_tube if t for s in t)
     target = n_units // capacity if fully and n_units % capacity == 0 else None
-    labels, margins = cluster_colors(samples, n_clusters=target, size=capacity if fully else None)
+    labels, margins = cluster_colors(
+        samples, n_clusters=target, size=capacity if fully else None, join=params.join
+    )
     centers = {c: samples[labels == c].mean(axis=0) for c in sorted(set(labels.tolist()))}
     names = color_names({c: lab_to_rgb(v) for c, v in centers.items()})
     tubes: list[list[str] | None] = []
@@ -707,20 +731,20 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
     return out
 
 
-def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int) -> None:
+def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int, params) -> None:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube; anything taller (a curtain, a lock) stays covered (None)."""
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
         if not filled:
             continue
-        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit))[0] or []
+        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit), params)[0] or []
         _count_units(segs, box, unit, offset)
         if segs and sum(s.units for s in segs) <= limit:
             per_tube[k] = segs
 
 
-def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | None]:
+def _segment_tubes(lab, slots, glass, min_len: float, params) -> list[list[_Segment] | None]:
     """Liquid and hidden segments of every tube (None for covered slots), bottom first."""
     per_tube: list[list[_Segment] | None] = []
     for box, covered in slots:
@@ -728,7 +752,8 @@ def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | N
             per_tube.append(None)
             continue
         prof = _profile(lab, box)
-        segs = _merge_same(_merge_short(_segments(prof, box[1]), prof, box[1], min_len))
+        cut = _segments(prof, box[1], params.jump)
+        segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
         for s in segs:
             near = min(np.linalg.norm(s.lab - g) for g in glass)
             if near < 8:
@@ -759,14 +784,14 @@ def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
             del segs[1:]
 
 
-def _capacity_from_counts(per_tube: list[list[_Segment] | None], capacity: int) -> int:
+def _capacity_from_counts(per_tube: list, capacity: int, join: float = JOIN_DELTA_E) -> int:
     """On a fully visible board, the common count of every colour if it exceeds `capacity`."""
     if any(t is None or any(s.kind == "hidden" for s in t) for t in per_tube):
         return capacity
     samples = np.array([s.lab for t in per_tube for s in t for _ in range(s.units)])
     if len(samples) < 2:
         return capacity
-    labels, _ = cluster_colors(samples)
+    labels, _ = cluster_colors(samples, join=join)
     counts = set(np.bincount(labels).tolist())
     if len(counts) == 1 and counts.pop() > capacity:
         return int(np.bincount(labels)[0])
@@ -923,6 +948,110 @@ def solve_screenshot(path_or_array: object, *, channels: str = "rgb", **solve_ar
     return reading, result
 
 
+# ---- scoring -------------------------------------------------------------------------------
+def _same_up_to_renaming(a: list, b: list) -> bool:
+    """True when two lists of tubes are equal after renaming colours one-to-one."""
+
+    def pattern(tubes: list) -> list:
+        seen: dict = {}
+        return [
+            None if t is None else tuple(seen.setdefault(u, len(seen)) for u in t) for t in tubes
+        ]
+
+    return pattern(a) == pattern(b)
+
+
+def wrong_units(truth: list, got: list) -> int | None:
+    """Units read wrong after the best one-to-one renaming of colours; None if shapes differ."""
+    from scipy.optimize import linear_sum_assignment
+
+    if len(truth) != len(got):
+        return None
+    for t, g in zip(truth, got, strict=True):
+        if (t is None) != (g is None) or (t is not None and len(t) != len(g)):
+            return None
+    pairs = [
+        (a, b)
+        for t, g in zip(truth, got, strict=True)
+        for a, b in zip(t or [], g or [], strict=True)
+    ]
+    tn = sorted({a for a, _ in pairs if a != HIDDEN})
+    gn = sorted({b for _, b in pairs if b != HIDDEN})
+    m = np.zeros((len(tn), len(gn)))
+    for a, b in pairs:
+        if a != HIDDEN and b != HIDDEN:
+            m[tn.index(a), gn.index(b)] += 1
+    rows, cols = linear_sum_assignment(-m)
+    rename = {gn[j]: tn[i] for i, j in zip(rows, cols, strict=True)}
+    return sum(
+        (a == HIDDEN) != (b == HIDDEN) or (a != HIDDEN and rename.get(b) != a) for a, b in pairs
+    )
+
+
+def outcome(truth: list, capacity: int, layout: list[int] | None, image: object, **kw) -> dict:
+    """Read `image` and say how it went: exact / flagged / silent (wrong, no doubt) / error."""
+    import time
+
+    t0 = time.process_time()
+    try:
+        reading = read_screenshot(image, **kw)
+    except PuzzleError as exc:
+        return {"outcome": "error", "cpu_s": time.process_time() - t0, "problems": str(exc)}
+    cpu = time.process_time() - t0
+    exact = (
+        _same_up_to_renaming(reading.tubes, truth)
+        and reading.capacity == capacity
+        and (layout is None or reading.layout == list(layout))
+    )
+    verdict = "exact" if exact else "flagged" if not reading.ok else "silent"
+    return {"outcome": verdict, "cpu_s": cpu, "problems": "; ".join(reading.problems)}
+
+
+def score_shared(folder: Path, params: ReaderParams = DEFAULT_PARAMS):
+    """One row per labelled screenshot in `folder` (its labels.json): game, outcome, CPU."""
+    import json
+
+    import pandas as pd
+
+    rows = []
+    for rec in json.loads((Path(folder) / "labels.json").read_text()):
+        got = outcome(
+            rec["tubes"], rec["capacity"], rec["layout"], Path(folder) / rec["file"], params=params
+        )
+        rows.append({"file": rec["file"], "game": rec["game"][:1], **got})
+    return pd.DataFrame(rows)
+
+
+def leave_one_game_out(folder: Path, grid: list[ReaderParams]):
+    """For each game: the parameters that read the other games best, and how they read it.
+
+    Every screenshot is read once per grid point; for each game the grid point with the most
+    exact readings on the *other* games is chosen (ties: the earlier point, so the defaults
+    come first), then that game's own screenshots are scored with it.
+    """
+    import pandas as pd
+
+    tables = [score_shared(folder, p) for p in grid]
+    games = sorted(tables[0].game.unique())
+    rows = []
+    for g in games:
+        others = [int((t.game != g).mul(t.outcome == "exact").sum()) for t in tables]
+        k = int(np.argmax(others))
+        own = tables[k][tables[k].game == g]
+        rows.append(
+            {
+                "game": g,
+                "screenshots": len(own),
+                "exact": int((own.outcome == "exact").sum()),
+                "flagged": int((own.outcome == "flagged").sum()),
+                "silent": int((own.outcome == "silent").sum()),
+                "jump": grid[k].jump,
+                "join": grid[k].join,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "rgb"):
     """Overlay a reading on its screenshot: tube boxes, numbers and unit labels."""
     import matplotlib.pyplot as plt
@@ -954,12 +1083,18 @@ def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "r
 
 
 __all__ = [
+    "DEFAULT_PARAMS",
     "DoubtfulReadingError",
+    "ReaderParams",
     "Reading",
     "draw_reading",
     "find_tubes",
+    "leave_one_game_out",
     "load_image",
+    "outcome",
     "read_screenshot",
+    "score_shared",
     "self_check",
     "solve_screenshot",
+    "wrong_units",
 ]

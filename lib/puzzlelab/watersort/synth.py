@@ -229,12 +229,11 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
     per_row = max(layout)
     area_h = height - top - bottom
     pitch = width / (per_row + 0.6)
-    tw = int(pitch * rng.uniform(0.5, 0.72))
-    unit = min(
-        area_h / len(layout) * 0.7 / (capacity + style["headroom"] + 0.3),
-        tw * rng.uniform(0.55, 1.1),
-    )
-    unit = max(unit, 3.0)
+    tw = pitch * rng.uniform(0.5, 0.72)
+    aspect = rng.uniform(2.6, 5.0)  # tube height / width, as games draw them
+    th_max = area_h / len(layout) * 0.75
+    tw = int(min(tw, th_max / aspect))
+    unit = max(3.0, aspect * tw / (capacity + style["headroom"]))
     th = int(unit * (capacity + style["headroom"]))
     row_gap = (area_h - len(layout) * th) / (len(layout) + 1)
     outline = {"thick": max(2, tw // 10), "thin": 1, "none": 0}[style["outline"]]
