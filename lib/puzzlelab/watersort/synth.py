@@ -294,4 +294,36 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
     return SynthBoard(image, truth, capacity, layout, style)
 
 
-__all__ = ["SynthBoard", "synth_board"]
+def score_synth(seeds: range | list[int], progress: bool = False):
+    """One row per seed: how the reader did on `synth_board(seed)` and the board's style.
+
+    `outcome` is exact / flagged (wrong or unsure, and the reading says so) / silent (wrong
+    with `reading.ok`) / error (a PuzzleError saying what could not be read).
+    """
+    import pandas as pd
+    from tqdm.auto import tqdm
+
+    from .screenshot import outcome
+
+    rows = []
+    for seed in tqdm(list(seeds), disable=not progress, desc="synthetic boards"):
+        board = synth_board(int(seed))
+        got = outcome(board.tubes, board.capacity, board.layout, board.image)
+        style = {k: v for k, v in board.style.items() if k != "size"}
+        rows.append(
+            {
+                "seed": int(seed),
+                **got,
+                **style,
+                "height": board.style["size"][1],
+                "tubes": len(board.tubes),
+                "rows": len(board.layout),
+                "capacity": board.capacity,
+                "hidden": sum(t.count(HIDDEN) for t in board.tubes if t),
+                "covered": sum(t is None for t in board.tubes),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+__all__ = ["SynthBoard", "score_synth", "synth_board"]
