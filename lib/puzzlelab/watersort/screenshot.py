@@ -1082,11 +1082,61 @@ def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "r
     return ax
 
 
+def draw_read_board(reading: Reading, ax=None, title: str | None = None):
+    """Draw the tubes as read, in the screenshot's own colours (`reading.palette`).
+
+    Units carry a number keyed to a legend of full colour names (so dark-blue and dark-green
+    stay apart), '?' units are grey with a '?', covered tubes hatched, doubtful tubes red.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch, Rectangle
+
+    names = list(reading.palette)
+    n, cap = reading.n_tubes, max(1, reading.capacity)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(0.55 * n + 2.2, 0.45 * cap + 1.2))
+    for k, tube in enumerate(reading.tubes):
+        edge = "tab:red" if k in reading.doubtful else "0.3"
+        ax.add_patch(
+            Rectangle(
+                (k + 0.1, 0),
+                0.8,
+                cap,
+                fill=tube is not None,
+                fc="none",
+                ec=edge,
+                lw=1.5,
+                hatch=None if tube is not None else "//",
+            )
+        )
+        for j, name in enumerate(tube or []):
+            rgb = np.array(reading.palette.get(name, (160, 160, 160))) / 255
+            ax.add_patch(Rectangle((k + 0.15, j), 0.7, 1, fc=rgb, lw=0))
+            label = HIDDEN if name == HIDDEN else str(names.index(name) + 1)
+            ink = "black" if rgb @ [0.299, 0.587, 0.114] > 0.5 else "white"
+            ax.text(k + 0.5, j + 0.5, label, ha="center", va="center", fontsize=7, color=ink)
+        ax.text(k + 0.5, -0.35, str(k), ha="center", va="center", fontsize=7, color=edge)
+    legend = [
+        Patch(fc=np.array(reading.palette[c]) / 255, label=f"{i + 1} {c}")
+        for i, c in enumerate(names)
+    ]
+    ax.legend(
+        handles=legend, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False
+    )
+    ax.set_xlim(0, n)
+    ax.set_ylim(-0.7, cap + 0.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title or ("read: ok" if reading.ok else "read: doubtful"), fontsize=9)
+    return ax
+
+
 __all__ = [
     "DEFAULT_PARAMS",
     "DoubtfulReadingError",
     "ReaderParams",
     "Reading",
+    "draw_read_board",
     "draw_reading",
     "find_tubes",
     "leave_one_game_out",
