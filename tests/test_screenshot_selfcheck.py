@@ -235,3 +235,27 @@ def test_reading_ok_only_without_problems():
     assert _fake_reading(level, []).ok
     assert not _fake_reading(level, ["x"]).ok
     assert dataclasses.replace(_fake_reading(level, []), problems=["y"]).ok is False
+
+
+def test_palette_holds_the_colours_measured_in_the_picture():
+    """`reading.palette` maps each colour name read to the RGB seen in the picture (within a
+    few ΔE of the colour drawn), under unique names."""
+    from puzzlelab.watersort import render as pictures
+    from puzzlelab.watersort.colors import rgb_to_lab
+
+    level = random_deal(7, 2, 4, np.random.default_rng(4))
+    reading = read_screenshot(render(level, 100))
+    used = {u for t in reading.tubes if t for u in t if u != "?"}
+    assert used == set(reading.palette) and len(reading.palette) == level.n_colors
+    drawn = rgb_to_lab(
+        np.array(
+            [
+                np.round(np.array(c[:3]) * 255)
+                for c in pictures.palette(list(level.colors)).values()
+            ],
+            dtype=np.uint8,
+        )
+    )
+    seen = rgb_to_lab(np.array(list(reading.palette.values()), dtype=np.uint8))
+    nearest = np.linalg.norm(seen[:, None] - drawn[None], axis=2).min(axis=1)
+    assert nearest.max() < 6, nearest
