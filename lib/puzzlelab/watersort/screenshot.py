@@ -624,7 +624,8 @@ def self_check(tubes: list[list[str] | None], capacity: int) -> list[tuple[str, 
         spare = hidden - short
         odd = [c for c, m in counts.items() if m != capacity]
         check = sorted(set().union(*(where[c] for c in odd))) if odd else []
-        listed = ", ".join(f"{c} {counts[c]}" for c in sorted(odd, key=counts.get))
+        shorts = sorted((c for c in odd if counts[c] < capacity), key=counts.get)
+        listed = ", ".join(f"{c} {counts[c]}" for c in shorts)
         if spare < 0:
             out.append(
                 (
@@ -785,7 +786,8 @@ def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
 
 
 def _capacity_from_counts(per_tube: list, capacity: int, join: float = JOIN_DELTA_E) -> int:
-    """On a fully visible board, the common count of every colour if it exceeds `capacity`."""
+    """On a fully visible board where every colour appears equally often (at least twice, and
+    no tube holds more), that common count: the invariant outranks the tubes' geometry."""
     if any(t is None or any(s.kind == "hidden" for s in t) for t in per_tube):
         return capacity
     samples = np.array([s.lab for t in per_tube for s in t for _ in range(s.units)])
@@ -793,8 +795,11 @@ def _capacity_from_counts(per_tube: list, capacity: int, join: float = JOIN_DELT
         return capacity
     labels, _ = cluster_colors(samples, join=join)
     counts = set(np.bincount(labels).tolist())
-    if len(counts) == 1 and counts.pop() > capacity:
-        return int(np.bincount(labels)[0])
+    most = max(sum(s.units for s in t) for t in per_tube)
+    if len(counts) == 1 and len(set(labels.tolist())) >= 2:
+        common = counts.pop()
+        if common >= max(2, most) and common != capacity:
+            return common
     return capacity
 
 
