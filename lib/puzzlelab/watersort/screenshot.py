@@ -319,12 +319,28 @@ def _fill_row(
         filled.append((round(x), y, w, h))
         x += pitch
     for b in filled:
-        patch = lab[b[1] : b[1] + b[3], b[0] : b[0] + b[2]].reshape(-1, 3)
-        if patch.size and np.median(np.linalg.norm(patch - bg, axis=1)) > 20:
+        if _stands_out(lab, b, pitch, bg):
             slots.append((b, True))
         elif b in inside:
             gaps.append((r, b[0]))
     return sorted(slots, key=lambda s: s[0][0])
+
+
+def _stands_out(lab: np.ndarray, box: tuple, pitch: float, bg: np.ndarray) -> bool:
+    """True when a slot's inside differs from the background beside it (a gradient or a
+    photo changes across the picture, so the comparison is with the gaps at its sides)."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    inner = lab[y + h // 4 : y + h - h // 8, x + w // 4 : x + w - w // 4].reshape(-1, 3)
+    gap = max(1, int((pitch - w) / 2))
+    sides = [
+        lab[y + h // 4 : y + h - h // 8, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[y + h // 4 : y + h - h // 8, x + w + gap // 3 : x + w + gap],
+    ]
+    side = np.concatenate([p.reshape(-1, 3) for p in sides if p.size] or [bg[None]])
+    local = np.median(side, axis=0)
+    return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > 14
 
 
 def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
