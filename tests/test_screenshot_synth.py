@@ -29,11 +29,11 @@ def test_synthetic_truth_keeps_the_rules(seed):
 def test_seeded_sweep_is_exact_or_flagged():
     """40 boards: few silent misreadings (measured: 1 of 40), the rest exact or flagged.
 
-    The issue's goal is 99 % exact; the reader is far from it on these looks (measured 5 of
-    40 exact), so the floor below records today's figure and the gallery in notebook 07 shows
-    the misses. A change that makes more readings silent fails here.
+    The issue's goal is 99 % exact; the reader is far from it on these looks (measured 7 of
+    40 exact), so the floor below sits just under today's figure and the gallery in notebook
+    07 shows the misses. A change that makes more readings silent, or fewer exact, fails here.
     """
     table = score_synth(range(40))
     counts = table.outcome.value_counts().to_dict()
     assert counts.get("silent", 0) <= 2, table[table.outcome == "silent"]
-    assert counts.get("exact", 0) >= 5, counts
+    assert counts.get("exact", 0) >= 6, counts
