@@ -616,6 +616,14 @@ def self_check(tubes: list[list[str] | None], capacity: int) -> list[tuple[str, 
     >>> self_check([["r", "g"], ["g"], []], 2)
     [("colours seen fewer than capacity 2 times (r 1): 1 unit(s) missing, 0 '?' to hold them", [0])]
     """
+    ok_tubes = isinstance(tubes, list | tuple) and all(
+        t is None or (isinstance(t, list | tuple) and all(isinstance(u, str) for u in t))
+        for t in tubes
+    )
+    if not ok_tubes:
+        raise PuzzleError("tubes must be a list of tubes, each a list of colour names or None")
+    if isinstance(capacity, bool) or not isinstance(capacity, int | np.integer):
+        raise PuzzleError(f"capacity must be a whole number, not {capacity!r}")
     out: list[tuple[str, list[int]]] = []
     if capacity < 1:
         return [(f"capacity {capacity} is not a positive number of units", [])]
@@ -1034,8 +1042,11 @@ def score_shared(folder: Path, params: ReaderParams = DEFAULT_PARAMS):
 
     import pandas as pd
 
+    labels = Path(folder) / "labels.json"
+    if not labels.is_file():
+        raise PuzzleError(f"no labels.json in {str(folder)!r}: expected a labelled screenshot set")
     rows = []
-    for rec in json.loads((Path(folder) / "labels.json").read_text()):
+    for rec in json.loads(labels.read_text()):
         got = outcome(
             rec["tubes"], rec["capacity"], rec["layout"], Path(folder) / rec["file"], params=params
         )
@@ -1052,6 +1063,8 @@ def leave_one_game_out(folder: Path, grid: list[ReaderParams]):
     """
     import pandas as pd
 
+    if not grid or not all(isinstance(p, ReaderParams) for p in grid):
+        raise PuzzleError("grid must be a non-empty list of ReaderParams")
     tables = [score_shared(folder, p) for p in grid]
     games = sorted(tables[0].game.unique())
     rows = []
@@ -1112,6 +1125,8 @@ def draw_read_board(reading: Reading, ax=None, title: str | None = None):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch, Rectangle
 
+    if not isinstance(reading, Reading):
+        raise PuzzleError(f"expected a Reading from read_screenshot, not {type(reading).__name__}")
     names = list(reading.palette)
     n, cap = reading.n_tubes, max(1, reading.capacity)
     if ax is None:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from ..checks import rng as make_rng
+from ..errors import PuzzleError
 from .colors import rgb_to_lab
 
 HIDDEN = "?"
@@ -198,6 +199,12 @@ def _layout(rng: np.random.Generator, n_tubes: int) -> list[int]:
 def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoard:
     """Draw one random board in a random style (see the module docstring)."""
     rng = make_rng(rng)
+    if capacity is not None and (
+        isinstance(capacity, bool) or not isinstance(capacity, int) or not 2 <= capacity <= 6
+    ):
+        raise PuzzleError(
+            f"capacity must be a whole number from 2 to 6 (or None), not {capacity!r}"
+        )
     capacity = int(capacity or rng.choice([2, 3, 4, 4, 4, 5, 6]))
     n_tubes = int(rng.integers(3, 17))
     tubes = _deal(rng, n_tubes, capacity)
