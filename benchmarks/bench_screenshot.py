@@ -17,6 +17,19 @@ from puzzlelab.watersort.synth import score_synth
 PREVIOUS = "0.11-0.14 s mean, 0.22 s worst CPU per screenshot (22 screenshots, before issue 20)"
 
 
+def _decode_and_scale(path) -> None:
+    """The baseline: decode the file and scale it to the reader's working height."""
+    import cv2
+
+    from puzzlelab.watersort.screenshot import WORK_HEIGHT, load_image
+
+    rgb = load_image(path)
+    scale = WORK_HEIGHT / rgb.shape[0]
+    cv2.resize(
+        rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=cv2.INTER_AREA
+    )
+
+
 def bench_screenshots() -> pd.DataFrame | None:
     """Read every shared screenshot twice (best CPU time kept); print and return the table."""
     folder = shared_dir("corpora", "watersort", "screenshots")
@@ -25,16 +38,24 @@ def bench_screenshots() -> pd.DataFrame | None:
         return None
     rows = []
     for rec in json.loads((folder / "labels.json").read_text()):
-        best = float("inf")
+        best, base = float("inf"), float("inf")
         for _ in range(2):
             c = time.process_time()
             reading = read_screenshot(folder / rec["file"])
             best = min(best, time.process_time() - c)
-        rows.append((rec["file"][:30], f"{rec['width']}x{rec['height']}", best, reading.n_tubes))
-    out = pd.DataFrame(rows, columns=["screenshot", "size", "cpu_s", "tubes"])
+            c = time.process_time()
+            _decode_and_scale(folder / rec["file"])
+            base = min(base, time.process_time() - c)
+        size = f"{rec['width']}x{rec['height']}"
+        rows.append((rec["file"][:30], size, best, best / base, reading.n_tubes))
+    out = pd.DataFrame(rows, columns=["screenshot", "size", "cpu_s", "x_decode", "tubes"])
     print()
     print(out.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print(f"screenshots: CPU s/image mean {out.cpu_s.mean():.3f}, max {out.cpu_s.max():.3f}")
+    print(
+        f"             reading / (decode + scale to 800 px), same process: "
+        f"median {out.x_decode.median():.1f}x"
+    )
     print(f"previous:    {PREVIOUS}")
     return out
 
