@@ -666,6 +666,16 @@ def self_check(tubes: list[list[str] | None], capacity: int) -> list[tuple[str, 
                     check,
                 )
             )
+    elif hidden == 0 and short == 0 and counts:
+        lids = [k for k, t in enumerate(tubes) if t is None]
+        out.append(
+            (
+                f"tube(s) {', '.join(map(str, lids))} read as covered, but every colour seen is "
+                f"complete ({capacity} each): a covered tube could only hold unseen colours; "
+                "check whether it is an empty tube or a locked spare slot",
+                lids,
+            )
+        )
     elif short > hidden + covered * capacity:
         out.append(
             (f"{short} unit(s) missing but only {hidden} '?' and {covered} covered tube(s)", [])
