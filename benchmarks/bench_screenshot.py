@@ -1,14 +1,33 @@
-"""Screenshot reading (issue 13): CPU seconds per shared screenshot, and boards read exactly."""
+"""Screenshot reading: CPU seconds per shared screenshot (beside the previous figure), and a
+big sweep of style-randomised synthetic boards (exact / flagged / silent / error shares)."""
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 import pandas as pd
 
 from puzzlelab.paths import shared_dir
-from puzzlelab.watersort import read_screenshot
+from puzzlelab.stats import proportion_ci
+from puzzlelab.watersort.screenshot import read_screenshot
+from puzzlelab.watersort.synth import score_synth
+
+PREVIOUS = "0.11-0.14 s mean, 0.22 s worst CPU per screenshot (22 screenshots, before issue 20)"
+
+
+def _decode_and_scale(path) -> None:
+    """The baseline: decode the file and scale it to the reader's working height."""
+    import cv2
+
+    from puzzlelab.watersort.screenshot import WORK_HEIGHT, load_image
+
+    rgb = load_image(path)
+    scale = WORK_HEIGHT / rgb.shape[0]
+    cv2.resize(
+        rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=cv2.INTER_AREA
+    )
 
 
 def bench_screenshots() -> pd.DataFrame | None:
@@ -19,18 +38,41 @@ def bench_screenshots() -> pd.DataFrame | None:
         return None
     rows = []
     for rec in json.loads((folder / "labels.json").read_text()):
-        best = float("inf")
+        best, base = float("inf"), float("inf")
         for _ in range(2):
             c = time.process_time()
             reading = read_screenshot(folder / rec["file"])
             best = min(best, time.process_time() - c)
-        rows.append((rec["file"][:30], f"{rec['width']}x{rec['height']}", best, reading.n_tubes))
-    out = pd.DataFrame(rows, columns=["screenshot", "size", "cpu_s", "tubes"])
+            c = time.process_time()
+            _decode_and_scale(folder / rec["file"])
+            base = min(base, time.process_time() - c)
+        size = f"{rec['width']}x{rec['height']}"
+        rows.append((rec["file"][:30], size, best, best / base, reading.n_tubes))
+    out = pd.DataFrame(rows, columns=["screenshot", "size", "cpu_s", "x_decode", "tubes"])
     print()
     print(out.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print(f"screenshots: CPU s/image mean {out.cpu_s.mean():.3f}, max {out.cpu_s.max():.3f}")
+    print(
+        f"             reading / (decode + scale to 800 px), same process: "
+        f"median {out.x_decode.median():.1f}x"
+    )
+    print(f"previous:    {PREVIOUS}")
     return out
+
+
+def bench_synth(n: int = 500) -> pd.DataFrame:
+    """The reader on `n` seeded synthetic boards: outcome shares with 95 % intervals, CPU."""
+    table = score_synth(range(n), progress=True)
+    print()
+    for name in ("exact", "flagged", "silent", "error"):
+        k = int((table.outcome == name).sum())
+        lo, hi = proportion_ci(k, n)
+        print(f"synthetic {name:8s} {k:5d}/{n} = {k / n:6.1%}  (95 % CI {lo:.1%}-{hi:.1%})")
+    print(f"synthetic CPU s/board mean {table.cpu_s.mean():.3f}, max {table.cpu_s.max():.3f}")
+    print(table.groupby("outline").outcome.value_counts().unstack(fill_value=0).to_string())
+    return table
 
 
 if __name__ == "__main__":
     bench_screenshots()
+    bench_synth(int(sys.argv[1]) if len(sys.argv) > 1 else 500)

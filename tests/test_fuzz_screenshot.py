@@ -61,3 +61,35 @@ def test_random_files(tmp_path_factory, data, suffix):
 def test_non_images(value):
     """Numbers, text, lists, None: PuzzleError."""
     _outcome(value)
+
+
+@FAST
+@given(
+    tubes=st.one_of(
+        st.none(),
+        st.integers(),
+        st.lists(st.one_of(st.none(), st.lists(st.sampled_from(["r", "g", "?", 3]), max_size=5))),
+    ),
+    capacity=st.one_of(st.integers(-3, 8), st.floats(), st.none(), st.booleans()),
+)
+def test_self_check_odd_input(tubes, capacity):
+    """self_check: a list of problems or a PuzzleError, for any tubes and capacity."""
+    from puzzlelab.watersort.screenshot import self_check
+
+    try:
+        assert isinstance(self_check(tubes, capacity), list)
+    except PuzzleError:
+        pass
+
+
+@FAST
+@given(value=st.one_of(st.none(), st.integers(-5, 10), st.floats(), st.text(max_size=3)))
+def test_synth_board_odd_capacity(value):
+    """synth_board(capacity=...): a board or a PuzzleError."""
+    from puzzlelab.watersort.synth import synth_board
+
+    try:
+        board = synth_board(0, capacity=value)
+        assert board.capacity in range(2, 7)
+    except PuzzleError:
+        pass

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
-from scipy.optimize import linear_sum_assignment
 
 from puzzlelab.errors import PuzzleError
 from puzzlelab.paths import shared_dir
 from puzzlelab.watersort import Level, read_screenshot
 from puzzlelab.watersort.colors import cluster_colors, rgb_to_lab
+from puzzlelab.watersort.screenshot import ReaderParams, leave_one_game_out, wrong_units
 
 SHOTS = shared_dir("corpora", "watersort", "screenshots")
 needs_shots = pytest.mark.skipif(
@@ -22,29 +22,6 @@ needs_shots = pytest.mark.skipif(
 # Boards the reader does not get exactly (none since the '?' marks are counted; keep the hook
 # so a regression in one style shows as an xfail list in review, not silently).
 KNOWN_MISSES: set[str] = set()
-
-
-def wrong_units(truth: list, got: list) -> int | None:
-    """Units read wrong after the best one-to-one renaming of colours; None if shapes differ."""
-    if len(truth) != len(got):
-        return None
-    for t, g in zip(truth, got, strict=True):
-        if (t is None) != (g is None) or (t is not None and len(t) != len(g)):
-            return None
-    pairs = [
-        (a, b)
-        for t, g in zip(truth, got, strict=True)
-        for a, b in zip(t or [], g or [], strict=False)
-    ]
-    tn = sorted({a for a, _ in pairs if a != "?"})
-    gn = sorted({b for _, b in pairs if b != "?"})
-    m = np.zeros((len(tn), len(gn)))
-    for a, b in pairs:
-        if a != "?" and b != "?":
-            m[tn.index(a), gn.index(b)] += 1
-    rows, cols = linear_sum_assignment(-m)
-    rename = {gn[j]: tn[i] for i, j in zip(rows, cols, strict=True)}
-    return sum((a == "?") != (b == "?") or (a != "?" and rename.get(b) != a) for a, b in pairs)
 
 
 def test_scoring_is_up_to_renaming():
@@ -78,11 +55,24 @@ def test_shared_screenshot_read_exactly(record):
 
 @needs_shots
 def test_shared_set_accuracy_floor():
-    """All 22 boards exact (the measured figure when this was written)."""
+    """All 40 boards exact (the measured figure when this was written)."""
     exact = sum(
         wrong_units(r["tubes"], read_screenshot(SHOTS / r["file"]).tubes) == 0 for r in labels()
     )
-    assert exact == 22
+    assert exact == 40
+
+
+@needs_shots
+@pytest.mark.slow
+def test_leave_one_game_out():
+    """Each game read with thresholds chosen on the other games only: every board exact.
+
+    (The grid holds the defaults and two other settings; 3 x 40 readings, about a minute.)
+    """
+    grid = [ReaderParams(), ReaderParams(12.0, 10.0), ReaderParams(7.0, 14.0)]
+    table = leave_one_game_out(SHOTS, grid)
+    assert table.screenshots.sum() == len(labels())
+    assert (table.exact == table.screenshots).all(), table
 
 
 @needs_shots
@@ -187,7 +177,7 @@ def _pattern(tubes) -> list[tuple[int, ...]]:
 def test_lab_boards_read_exactly_after_degradation(
     n_colors, seed, dpi, scale, blur, noise, quality
 ):
-    """A board drawn by watersort.render, rescaled, blurred, noisy and JPEG'd, reads exactly."""
+    """A board drawn by watersort.plots, rescaled, blurred, noisy and JPEG'd, reads exactly."""
     from puzzlelab.watersort.generate import random_deal
 
     level = random_deal(n_colors, 2, 4, rng=seed)

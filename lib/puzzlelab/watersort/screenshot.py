@@ -25,12 +25,28 @@ import cv2
 import numpy as np
 
 from ..errors import InvalidPuzzleError, ParseError, PuzzleError
-from .colors import cluster_colors, color_names, lab_to_rgb, rgb_to_lab
-from .level import Level
+from .colors import JOIN_DELTA_E, cluster_colors, color_names, lab_to_rgb, rgb_to_lab
+from .level import Level, same_up_to_renaming
 
 WORK_HEIGHT = 800  # pixels: every image is analysed at this height
 MIN_SIDE = 24  # smaller images cannot show a board
 HIDDEN = "?"
+
+
+@dataclass(frozen=True)
+class ReaderParams:
+    """The reader's two tunable thresholds (CIELAB ΔE), the same for every game.
+
+    `jump`: a colour change down a tube that starts a new segment; `join`: unit colours closer
+    than this are one colour. The leave-one-game-out score (`leave_one_game_out`) picks them
+    from a grid on all games but one and scores the one left out.
+    """
+
+    jump: float = 9.0
+    join: float = JOIN_DELTA_E
+
+
+DEFAULT_PARAMS = ReaderParams()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,6 +64,17 @@ class Reading:
     covered: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     size: tuple[int, int] = (0, 0)
+    doubtful: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True only when nothing about the reading is doubtful (no problem found)."""
+        return not self.problems
+
+    @property
+    def capacity(self) -> int:
+        """Units per tube (every tube of a board holds the same number)."""
+        return self.capacities[0] if self.capacities else 0
 
     @property
     def n_tubes(self) -> int:
@@ -154,10 +181,10 @@ def _check_size(rgb: np.ndarray, what: str) -> np.ndarray:
 
 
 # ---- tubes ---------------------------------------------------------------------------------
-def _edges(img: np.ndarray) -> np.ndarray:
-    """Dilated Canny edges of the working image."""
+def _edges(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Canny edges of the working image: as found, and dilated (joins broken outlines)."""
     e = cv2.Canny(cv2.GaussianBlur(img, (3, 3), 0), 40, 100)
-    return cv2.dilate(e, np.ones((3, 3), np.uint8))
+    return e, cv2.dilate(e, np.ones((3, 3), np.uint8))
 
 
 def _candidates(edges: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -178,7 +205,16 @@ def _similar(a: tuple, b: tuple, tol: float = 0.25) -> bool:
 
 def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
     """Rows (top first) of tube boxes (x, y, w, h), each row left to right, in `img` pixels."""
-    boxes = [b for b in _candidates(_edges(img)) if 1.8 <= b[3] / b[2] <= 9]
+    return [[b for b, _ in row] for row in _find_rows(img)]
+
+
+def _find_rows(img: np.ndarray) -> list[list[tuple[tuple[int, int, int, int], bool]]]:
+    """Rows of (box, odd): odd boxes did not match their row's size and were snapped to it."""
+    # dilated edges join an outline broken by JPEG or a thin stroke; raw edges keep an outline
+    # apart from background doodles that dilation would weld onto it
+    raw, dilated = _edges(img)
+    shapes = _candidates(dilated) + _candidates(raw)
+    boxes = [b for b in shapes if 1.8 <= b[3] / b[2] <= 9]
     if not boxes:
         return []
     support = [sum(_similar(a, b) for b in boxes) for a in boxes]
@@ -197,13 +233,42 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
                 break
         else:
             rows.append([b])
-    return [_align(sorted(r)) for r in sorted(rows, key=lambda r: np.median([b[1] for b in r]))]
+    rows = sorted(rows, key=lambda r: np.median([b[1] for b in r]))
+    return [_align(sorted(r), shapes) for r in rows]
 
 
-def _align(row: list[tuple]) -> list[tuple]:
-    """Clip boxes taller than the row's usual top (corks, lids) to that top."""
+def _under_cover(b: tuple, row: list[tuple], shapes: list[tuple]) -> bool:
+    """True when a wider shape of about the tube's height holds the box (curtain, banner),
+    one that is not a panel behind the whole row."""
+    x, y, w, h = b
+    for cx, cy, cw, ch in shapes:
+        inside = cx <= x + 1 and cx + cw >= x + w - 1
+        if not (inside and cw >= 1.15 * w and 0.8 * h <= ch <= 1.2 * h):
+            continue
+        held = sum(cx <= r[0] + 1 and cx + cw >= r[0] + r[2] - 1 for r in row)
+        if cy <= y + 0.2 * h and cy + ch >= y + 0.8 * h and held < max(2, len(row)):
+            return True
+    return False
+
+
+def _align(row: list[tuple], shapes: list[tuple]) -> list[tuple[tuple, bool]]:
+    """Snap boxes to the row's usual top, bottom and width; (box, odd) per box.
+
+    A box taller than the row (a cork, a lid, background art touching the outline) or of
+    another width (a curtain, a banner) is centred where it was, given the row's size and
+    marked odd, so it is read like a slot found from the row's spacing.
+    """
     top = int(np.median([b[1] for b in row]))
-    return [(x, max(y, top), w, h - max(0, top - y)) for x, y, w, h in row]
+    bottom = int(np.median([b[1] + b[3] for b in row]))
+    width = int(np.median([b[2] for b in row]))
+    out = []
+    for x, y, w, h in row:
+        odd = abs(w - width) > 0.1 * width or abs(y + h - bottom) > 0.04 * (bottom - top)
+        odd = odd or _under_cover((x, y, w, h), row, shapes)
+        if odd:
+            x = round(x + w / 2 - width / 2)
+        out.append(((max(0, x), top, width, bottom - top), odd))
+    return out
 
 
 def _drop_nested(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -225,20 +290,26 @@ def _y_overlap(a: tuple, b: tuple) -> bool:
     return min(a[1] + a[3], b[1] + b[3]) > max(a[1], b[1])
 
 
-def _fill_row(row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray) -> list[tuple]:
-    """Add slots where the row's spacing says a tube stands but no outline was found."""
+def _fill_row(
+    row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray, gaps: list, r: int = 0
+) -> list:
+    """(box, doubtful) slots of a row: odd boxes, plus slots where the row's regular spacing
+    says a tube stands but no outline was found (kept when they differ from the background).
+    A gap inside the row that looks like background is appended to `gaps` as (row, x)."""
+    slots = [(b, odd) for b, odd in row]
     if len(row) < 2:
-        return [(b, False) for b in row]
-    xs = [b[0] for b in row]
-    pitch = float(np.median(np.diff(xs)))
-    w = int(np.median([b[2] for b in row]))
-    y = int(np.median([b[1] for b in row]))
-    h = int(np.median([b[3] for b in row]))
-    slots = [(b, False) for b in row]
+        return slots
+    good = [b for b, odd in row if not odd] or [b for b, _ in row]
+    xs = [b[0] for b, _ in row]
+    pitch = float(np.median(np.diff(sorted(b[0] for b in good)))) if len(good) > 1 else 0.0
+    if pitch <= 0:
+        pitch = float(np.median(np.diff(xs)))
+    _, y, w, h = good[0]
     filled = []  # gaps inside the row
-    for a, b in zip(row, row[1:], strict=False):
+    for (a, _), (b, _) in zip(row, row[1:], strict=False):
         k = round((b[0] - a[0]) / pitch)
         filled += [(round(a[0] + j * pitch), y, w, h) for j in range(1, k)]
+    inside = set(filled)
     x = xs[0] - pitch
     while x >= 0:
         filled.append((round(x), y, w, h))
@@ -248,17 +319,36 @@ def _fill_row(row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray) -> 
         filled.append((round(x), y, w, h))
         x += pitch
     for b in filled:
-        patch = lab[b[1] : b[1] + b[3], b[0] : b[0] + b[2]].reshape(-1, 3)
-        if patch.size and np.median(np.linalg.norm(patch - bg, axis=1)) > 20:
+        if _stands_out(lab, b, pitch, bg):
             slots.append((b, True))
+        elif b in inside:
+            gaps.append((r, b[0]))
     return sorted(slots, key=lambda s: s[0][0])
+
+
+def _stands_out(lab: np.ndarray, box: tuple, pitch: float, bg: np.ndarray) -> bool:
+    """True when a slot's inside differs from the background beside it (a gradient or a
+    photo changes across the picture, so the comparison is with the gaps at its sides)."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    inner = lab[y + h // 4 : y + h - h // 8, x + w // 4 : x + w - w // 4].reshape(-1, 3)
+    gap = max(1, int((pitch - w) / 2))
+    sides = [
+        lab[y + h // 4 : y + h - h // 8, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[y + h // 4 : y + h - h // 8, x + w + gap // 3 : x + w + gap],
+    ]
+    side = np.concatenate([p.reshape(-1, 3) for p in sides if p.size] or [bg[None]])
+    local = np.median(side, axis=0)
+    return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > 14
 
 
 def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
     """Median colour of the gaps between tubes (the local background)."""
     samples = []
     for row in rows:
-        for a, b in zip(row, row[1:], strict=False):
+        boxes = [b for b, _ in row]
+        for a, b in zip(boxes, boxes[1:], strict=False):
             x0, x1 = a[0] + a[2] + 1, b[0] - 1
             if x1 > x0:
                 y0, y1 = a[1] + a[3] // 4, a[1] + 3 * a[3] // 4
@@ -378,7 +468,9 @@ def _count_glyphs(lab: np.ndarray, box: tuple, seg: _Segment) -> int:
 
 
 # ---- the reading ---------------------------------------------------------------------------
-def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
+def read_screenshot(
+    path_or_array: object, *, channels: str = "rgb", params: ReaderParams = DEFAULT_PARAMS
+) -> Reading:
     """Read a water-sort board from a screenshot.
 
     Parameters
@@ -387,6 +479,8 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
         An image file (PNG, JPEG, ...) or an array (see `load_image`).
     channels : {"rgb", "bgr"}
         Channel order of an array (OpenCV arrays are BGR).
+    params : ReaderParams
+        The two colour thresholds (the defaults serve every game tried).
 
     Returns
     -------
@@ -401,20 +495,23 @@ def read_screenshot(path_or_array: object, *, channels: str = "rgb") -> Reading:
     PuzzleError
         Bad input (see `load_image`) or an image in which no row of tubes can be found.
     """
+    if not isinstance(params, ReaderParams):
+        raise PuzzleError(f"params must be a ReaderParams, not {type(params).__name__}")
     rgb = load_image(path_or_array, channels)
     scale = WORK_HEIGHT / rgb.shape[0]
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
-    rows = find_tubes(img)
+    rows = _find_rows(img)
     if not rows:
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tube outlines")
     lab = rgb_to_lab(img)
     bg = _background(lab, rows)
-    slots = [s for row in rows for s in _fill_row(row, img.shape[1], lab, bg)]
-    layout = []
-    for row in rows:
-        layout.append(len(_fill_row(row, img.shape[1], lab, bg)))
-    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2])
+    gaps: list[tuple[int, int]] = []
+    filled = [_fill_row(row, img.shape[1], lab, bg, gaps, r) for r, row in enumerate(rows)]
+    slots = [s for row in filled for s in row]
+    layout = [len(row) for row in filled]
+    gaps = [(r, round(x / scale)) for r, x in gaps]
+    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2], gaps, params)
 
 
 def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
@@ -435,32 +532,54 @@ def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndar
     return bands[int(np.argmin(np.where(shared, far, np.inf)))]
 
 
-def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
+def _read_slots(lab, bg, slots, layout, scale, shape, gaps, params: ReaderParams) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
-    boxes = [b for b, covered in slots if not covered]
+    boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = (_glass_color(lab, boxes, bg), bg)
     height = float(np.median([b[3] for b in boxes]))
-    unit, offset = None, 0.0
+    unit, offset, ambiguous = None, 0.0, False
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
-        per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit))
+        per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit), params)
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if sum(w == 1.0 for _, w, _ in bounds) >= 3:
-            unit, offset = _fit_bounds(np.array(bounds), height)
-        else:
-            unit = _unit_height([s for t in per_tube if t for s in t], height)
+            unit, offset, _ = _fit_bounds(np.array(bounds), height)
+            ambiguous = False
+        else:  # no boundary between two colours: only the liquid's heights tell the unit
+            unit, _ = _unit_height([s for t in per_tube if t for s in t], height)
+            ambiguous = not any(w == 1.0 for _, w, _ in bounds)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
-    _read_missed(lab, slots, per_tube, glass, unit, offset, geo)
+    _read_missed(lab, slots, per_tube, glass, unit, offset, geo, params)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     first = None
     for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
         trial = [None if t is None else list(t) for t in per_tube]
-        out = _label(trial, guess, covered_idx)
+        out = _label(trial, guess, covered_idx, params)
         first = first or out
-        if out[3] is not None or covered_idx or any(u == HIDDEN for t in out[0] if t for u in t):
+        if not self_check(out[0], out[2]):
             break
-    tubes, conf, capacity, level, problems, palette = out if out[3] is not None else first
+    else:
+        out = first
+    tubes, conf, capacity, level, problems, palette = out
+    runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+    if ambiguous:  # no boundary between two colours anywhere
+        problems.append(
+            (
+                f"capacity {capacity} is a guess from the tubes' height: no two colours meet in "
+                "any tube, so nothing shows the unit height",
+                [],
+            )
+        )
+    elif runs and capacity % 2 == 0 and all(u % 2 == 0 for u in runs):
+        problems.append(
+            (
+                f"capacity {capacity} or {capacity // 2}: every colour run is an even number of "
+                "units, so units of twice the height fit the picture as well",
+                [],
+            )
+        )
+    problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
     return Reading(
@@ -473,25 +592,112 @@ def _read_slots(lab, bg, slots, layout, scale, shape) -> Reading:
         layout=layout,
         unit_height=unit * inv,
         covered=covered_idx,
-        problems=problems,
+        problems=[text for text, _ in problems],
         size=(int(shape[1]), int(shape[0])),
+        doubtful=sorted({k for _, ks in problems for k in ks}),
     )
 
 
-def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
+MIN_MARGIN = 0.2  # a unit's colour nearer than this (0..1) to the midpoint of two colours
+MIN_FIT = 0.3  # a stack top further than (1 - this) / 2 units from a whole number of units
+
+
+def self_check(tubes: list[list[str] | None], capacity: int) -> list[tuple[str, list[int]]]:
+    """The game's invariant on a reading: (problem, tubes to check) pairs, [] when consistent.
+
+    Every colour appears `capacity` times; '?' units are wildcards (whatever they hide, the
+    hidden units must make up every colour's shortfall plus whole colours not seen at all);
+    a covered tube (None) may hold up to `capacity` units of anything; no tube is overfull.
+
+    Examples
+    --------
+    >>> self_check([["r", "g"], ["g", "r"], []], 2)
+    []
+    >>> self_check([["r", "g"], ["g"], []], 2)
+    [("colours seen fewer than capacity 2 times (r 1): 1 unit(s) missing, 0 '?' to hold them", [0])]
+    """
+    ok_tubes = isinstance(tubes, list | tuple) and all(
+        t is None or (isinstance(t, list | tuple) and all(isinstance(u, str) for u in t))
+        for t in tubes
+    )
+    if not ok_tubes:
+        raise PuzzleError("tubes must be a list of tubes, each a list of colour names or None")
+    if isinstance(capacity, bool) or not isinstance(capacity, int | np.integer):
+        raise PuzzleError(f"capacity must be a whole number, not {capacity!r}")
+    out: list[tuple[str, list[int]]] = []
+    if capacity < 1:
+        return [(f"capacity {capacity} is not a positive number of units", [])]
+    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
+    where = {c: sorted({k for k, t in enumerate(tubes) if t and c in t}) for c in counts}
+    for k, t in enumerate(tubes):
+        if t is not None and len(t) > capacity:
+            out.append((f"tube {k} holds {len(t)} units, more than capacity {capacity}", [k]))
+    over = sorted(c for c, m in counts.items() if m > capacity)
+    if over:
+        text = ", ".join(f"{c} {counts[c]} times" for c in over)
+        out.append(
+            (
+                f"more than capacity {capacity}: {text}",
+                sorted(set().union(*(where[c] for c in over))),
+            )
+        )
+    hidden = sum(t.count(HIDDEN) for t in tubes if t)
+    covered = sum(t is None for t in tubes)
+    short = sum(capacity - m for m in counts.values() if m < capacity)
+    if covered == 0:
+        spare = hidden - short
+        odd = [c for c, m in counts.items() if m != capacity]
+        check = sorted(set().union(*(where[c] for c in odd))) if odd else []
+        shorts = sorted((c for c in odd if counts[c] < capacity), key=counts.get)
+        listed = ", ".join(f"{c} {counts[c]}" for c in shorts)
+        if spare < 0:
+            out.append(
+                (
+                    f"colours seen fewer than capacity {capacity} times ({listed}): "
+                    f"{short} unit(s) missing, {hidden} '?' to hold them",
+                    check,
+                )
+            )
+        elif spare % capacity:
+            out.append(
+                (
+                    f"{hidden} '?' unit(s) cannot be the {short} missing ({listed or 'none'}) "
+                    f"plus whole colours of {capacity}",
+                    check,
+                )
+            )
+    elif hidden == 0 and short == 0 and counts:
+        lids = [k for k, t in enumerate(tubes) if t is None]
+        out.append(
+            (
+                f"tube(s) {', '.join(map(str, lids))} read as covered, but every colour seen is "
+                f"complete ({capacity} each): a covered tube could only hold unseen colours; "
+                "check whether it is an empty tube or a locked spare slot",
+                lids,
+            )
+        )
+    elif short > hidden + covered * capacity:
+        out.append(
+            (f"{short} unit(s) missing but only {hidden} '?' and {covered} covered tube(s)", [])
+        )
+    return out
+
+
+def _label(per_tube: list, capacity: int, covered_idx: list[int], params: ReaderParams) -> tuple:
     """Colour labels per unit for a capacity guess: (tubes, confidence, capacity, level,
-    problems, palette)."""
-    problems: list[str] = []
+    problems as (text, tubes to check), palette)."""
     _drop_corks(per_tube, capacity)
     most = max((sum(s.units for s in t) for t in per_tube if t), default=0)
     capacity = max(capacity, most)
-    capacity = _capacity_from_counts(per_tube, capacity)
+    capacity = _capacity_from_counts(per_tube, capacity, params.join)
     units = [(k, s) for k, t in enumerate(per_tube) if t for s in t if s.kind == "liquid"]
     n_units = sum(s.units for _, s in units)
     samples = np.array([s.lab for _, s in units for _ in range(s.units)]).reshape(-1, 3)
     fully = not covered_idx and not any(s.kind == "hidden" for t in per_tube if t for s in t)
     target = n_units // capacity if fully and n_units % capacity == 0 else None
-    labels, margins = cluster_colors(samples, n_clusters=target, size=capacity if fully else None)
+    labels, margins = cluster_colors(
+        samples, n_clusters=target, size=capacity if fully else None, join=params.join
+    )
     centers = {c: samples[labels == c].mean(axis=0) for c in sorted(set(labels.tolist()))}
     names = color_names({c: lab_to_rgb(v) for c, v in centers.items()})
     tubes: list[list[str] | None] = []
@@ -514,41 +720,66 @@ def _label(per_tube: list, capacity: int, covered_idx: list[int]) -> tuple:
                     i += 1
         tubes.append(t)
         conf.append(c)
-    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
-    over = [f"{n}: {m}" for n, m in sorted(counts.items()) if m > capacity]
-    if over:
-        problems.append(f"colours seen more than capacity {capacity} times: {', '.join(over)}")
-    if fully:
-        bad = [f"{n}: {m}" for n, m in sorted(counts.items()) if m != capacity]
-        if bad and not over:
-            problems.append(f"colours not seen exactly capacity {capacity} times: {', '.join(bad)}")
-    for k, t in enumerate(tubes):
-        if t is not None and len(t) > capacity:
-            problems.append(f"tube {k} holds {len(t)} units, more than capacity {capacity}")
+    problems = self_check(tubes, capacity)
     level = None
     if fully and not problems:
         try:
             level = Level.make([tuple(t) for t in tubes], capacity)
         except PuzzleError as exc:  # defensive: the checks above should make this impossible
-            problems.append(str(exc))
+            problems.append((str(exc), []))
+    problems += _doubtful_units(per_tube, samples, labels, margins, centers, names)
     palette = {names[c]: lab_to_rgb(v) for c, v in centers.items()}
     return tubes, conf, capacity, level, problems, palette
 
 
-def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int) -> None:
+def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
+    """(problem, [tube]) for units whose colour sits between two palette colours and for
+    colour boundaries or liquid tops that fall between two whole units."""
+    out = []
+    cols = sorted(centers)
+    i = 0
+    for k, segs in enumerate(per_tube):
+        below = 0
+        for s in segs or []:
+            if s.fit < MIN_FIT:
+                out.append(
+                    (
+                        f"tube {k}: liquid boundary at {below + s.units - 0.5 + s.fit / 2:.1f} "
+                        "units, not a whole number",
+                        [k],
+                    )
+                )
+            for j in range(s.units):
+                if s.kind != "liquid":
+                    continue
+                if margins[i] < MIN_MARGIN and len(cols) > 1:
+                    d = [np.linalg.norm(samples[i] - centers[c]) for c in cols]
+                    a, b = (cols[n] for n in np.argsort(d)[:2])
+                    out.append(
+                        (
+                            f"tube {k} unit {below + j}: colour between {names[a]} and {names[b]}",
+                            [k],
+                        )
+                    )
+                i += 1
+            below += s.units
+    return out
+
+
+def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int, params) -> None:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube; anything taller (a curtain, a lock) stays covered (None)."""
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
         if not filled:
             continue
-        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit))[0] or []
+        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit), params)[0] or []
         _count_units(segs, box, unit, offset)
         if segs and sum(s.units for s in segs) <= limit:
             per_tube[k] = segs
 
 
-def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | None]:
+def _segment_tubes(lab, slots, glass, min_len: float, params) -> list[list[_Segment] | None]:
     """Liquid and hidden segments of every tube (None for covered slots), bottom first."""
     per_tube: list[list[_Segment] | None] = []
     for box, covered in slots:
@@ -556,7 +787,8 @@ def _segment_tubes(lab, slots, glass, min_len: float) -> list[list[_Segment] | N
             per_tube.append(None)
             continue
         prof = _profile(lab, box)
-        segs = _merge_same(_merge_short(_segments(prof, box[1]), prof, box[1], min_len))
+        cut = _segments(prof, box[1], params.jump)
+        segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
         for s in segs:
             near = min(np.linalg.norm(s.lab - g) for g in glass)
             if near < 8:
@@ -587,17 +819,21 @@ def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
             del segs[1:]
 
 
-def _capacity_from_counts(per_tube: list[list[_Segment] | None], capacity: int) -> int:
-    """On a fully visible board, the common count of every colour if it exceeds `capacity`."""
+def _capacity_from_counts(per_tube: list, capacity: int, join: float = JOIN_DELTA_E) -> int:
+    """On a fully visible board where every colour appears equally often (at least twice, and
+    no tube holds more), that common count: the invariant outranks the tubes' geometry."""
     if any(t is None or any(s.kind == "hidden" for s in t) for t in per_tube):
         return capacity
     samples = np.array([s.lab for t in per_tube for s in t for _ in range(s.units)])
     if len(samples) < 2:
         return capacity
-    labels, _ = cluster_colors(samples)
+    labels, _ = cluster_colors(samples, join=join)
     counts = set(np.bincount(labels).tolist())
-    if len(counts) == 1 and counts.pop() > capacity:
-        return int(np.bincount(labels)[0])
+    most = max(sum(s.units for s in t) for t in per_tube)
+    if len(counts) == 1 and len(set(labels.tolist())) >= 2:
+        common = counts.pop()
+        if common >= max(2, most) and common != capacity:
+            return common
     return capacity
 
 
@@ -632,23 +868,42 @@ def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float,
     return out
 
 
-def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float]:
-    """(unit height, offset) so that boundaries sit at offset + k * unit for whole k >= 1."""
+def _unit_candidates(height: float) -> np.ndarray:
+    """Unit heights to try for tubes `height` high: capacity 2 to 11."""
+    return np.arange(max(3.0, height / 12), height / 2.1, 0.25)
+
+
+def _pick_unit(cands: np.ndarray, cover: np.ndarray, height: float) -> tuple[int, bool]:
+    """(index of the unit height, ambiguous) from how well each candidate fits.
+
+    The largest well-fitting stretch of heights among capacity >= 3 wins (smaller ones are
+    harmonics). Twice that height fitting as well means the picture cannot tell capacity c
+    from c / 2 (every colour run an even number of units): ambiguous.
+    """
+    ok = cands <= height / 3.2
+    top = cover[ok].max() if ok.any() else cover.max()
+    good = np.flatnonzero((cover >= 0.9 * top) & (ok if ok.any() else True))
+    start = good[-1]
+    while start > 0 and start - 1 in good:
+        start -= 1
+    best = start + int(np.argmax(cover[start : good[-1] + 1]))
+    twice = int(np.argmin(np.abs(cands - 2 * cands[best])))
+    ambiguous = abs(cands[twice] - 2 * cands[best]) < 0.5 and cover[twice] >= 0.97 * cover[best]
+    return best, bool(ambiguous)
+
+
+def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float, bool]:
+    """(unit height, offset, ambiguous) so that boundaries sit at offset + k * unit, k >= 1."""
     p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
-    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
+    cands = _unit_candidates(height)
     offs = np.linspace(-0.15, 0.2, 15)  # in units
     r = p[None, None, :] / cands[:, None, None] - offs[None, :, None]
     k = np.where(known > 0, known, np.maximum(1, np.round(r)))
     err = np.abs(r - k)
     cover = (np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum(axis=2)
     best_off = offs[np.argmax(cover, axis=1)] * cands
-    best_cover = cover.max(axis=1)
-    good = np.flatnonzero(best_cover >= 0.9 * best_cover.max())
-    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
-    while start > 0 and start - 1 in good:
-        start -= 1
-    best = start + int(np.argmax(best_cover[start : good[-1] + 1]))
-    return float(cands[best]), float(best_off[best])
+    best, ambiguous = _pick_unit(cands, cover.max(axis=1), height)
+    return float(cands[best]), float(best_off[best]), ambiguous
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
@@ -669,21 +924,164 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
     segs[:] = keep
 
 
-def _unit_height(segs: list[_Segment], height: float) -> float:
-    """The largest unit height that makes (nearly) all liquid a whole number of units each."""
+def _unit_height(segs: list[_Segment], height: float) -> tuple[float, bool]:
+    """(unit height, ambiguous): the largest that makes liquid a whole number of units each."""
     lengths = np.array([s.length for s in segs], dtype=float)
     if not len(lengths):
         raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
-    cands = np.arange(max(3.0, height / 12), height / 3.2, 0.25)  # capacity 3 to 11
+    cands = _unit_candidates(height)
     ratio = lengths[None, :] / cands[:, None]
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
     cover = (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
-    good = np.flatnonzero(cover >= 0.9 * cover.max())
-    start = good[-1]  # the largest well-fitting stretch of heights (smaller ones are harmonics)
-    while start > 0 and start - 1 in good:
-        start -= 1
-    best = start + int(np.argmax(cover[start : good[-1] + 1]))
-    return float(cands[best])
+    best, _ = _pick_unit(cands, cover, height)
+    return float(cands[best]), True
+
+
+class DoubtfulReadingError(InvalidPuzzleError):
+    """The reading of a screenshot is doubtful or incomplete, so no verdict is given.
+
+    `reading` holds what was read; `tubes` lists the tube numbers to check by eye.
+    """
+
+    def __init__(self, message: str, reading: Reading, tubes: list[int]):
+        super().__init__(message)
+        self.reading, self.tubes = reading, tubes
+
+
+def solve_screenshot(path_or_array: object, *, channels: str = "rgb", **solve_args):
+    """Read a screenshot and solve the board: (reading, Result), or a DoubtfulReadingError.
+
+    A board is never called unsolvable from a doubtful reading: when `reading.ok` is False
+    the error names the problems and the tubes to check; hidden ('?') units or covered tubes
+    cannot be solved from the picture and say so. `solve_args` go to `watersort.solve`
+    (e.g. `max_expanded=`).
+    """
+    from .solve import solve
+
+    reading = read_screenshot(path_or_array, channels=channels)
+    check = ", ".join(map(str, reading.doubtful)) or "all (no single tube is to blame)"
+    if reading.level is None and reading.ok:
+        raise DoubtfulReadingError(
+            f"{reading.n_hidden} hidden unit(s) and {len(reading.covered)} covered tube(s): "
+            "the board cannot be solved from this picture; play on until they show",
+            reading,
+            reading.covered,
+        )
+    if reading.level is None:
+        raise DoubtfulReadingError(
+            "the reading breaks the game's rules, so it is not solved: "
+            + "; ".join(reading.problems)
+            + f". Check tubes: {check}",
+            reading,
+            reading.doubtful,
+        )
+    result = solve(reading.level, **solve_args)
+    if not reading.ok and result.verdict == "unsolvable":
+        raise DoubtfulReadingError(
+            "the board as read is unsolvable, but the reading is doubtful ("
+            + "; ".join(reading.problems)
+            + f"): check tubes {check} before believing it",
+            reading,
+            reading.doubtful,
+        )
+    return reading, result
+
+
+# ---- scoring -------------------------------------------------------------------------------
+def wrong_units(truth: list, got: list) -> int | None:
+    """Units read wrong after the best one-to-one renaming of colours; None if shapes differ."""
+    from scipy.optimize import linear_sum_assignment
+
+    if len(truth) != len(got):
+        return None
+    for t, g in zip(truth, got, strict=True):
+        if (t is None) != (g is None) or (t is not None and len(t) != len(g)):
+            return None
+    pairs = [
+        (a, b)
+        for t, g in zip(truth, got, strict=True)
+        for a, b in zip(t or [], g or [], strict=True)
+    ]
+    tn = sorted({a for a, _ in pairs if a != HIDDEN})
+    gn = sorted({b for _, b in pairs if b != HIDDEN})
+    m = np.zeros((len(tn), len(gn)))
+    for a, b in pairs:
+        if a != HIDDEN and b != HIDDEN:
+            m[tn.index(a), gn.index(b)] += 1
+    rows, cols = linear_sum_assignment(-m)
+    rename = {gn[j]: tn[i] for i, j in zip(rows, cols, strict=True)}
+    return sum(
+        (a == HIDDEN) != (b == HIDDEN) or (a != HIDDEN and rename.get(b) != a) for a, b in pairs
+    )
+
+
+def outcome(truth: list, capacity: int, layout: list[int] | None, image: object, **kw) -> dict:
+    """Read `image` and say how it went: exact / flagged / silent (wrong, no doubt) / error."""
+    import time
+
+    t0 = time.process_time()
+    try:
+        reading = read_screenshot(image, **kw)
+    except PuzzleError as exc:
+        return {"outcome": "error", "cpu_s": time.process_time() - t0, "problems": str(exc)}
+    cpu = time.process_time() - t0
+    exact = (
+        same_up_to_renaming(reading.tubes, truth)
+        and reading.capacity == capacity
+        and (layout is None or reading.layout == list(layout))
+    )
+    verdict = "exact" if exact else "flagged" if not reading.ok else "silent"
+    return {"outcome": verdict, "cpu_s": cpu, "problems": "; ".join(reading.problems)}
+
+
+def score_shared(folder: Path, params: ReaderParams = DEFAULT_PARAMS):
+    """One row per labelled screenshot in `folder` (its labels.json): game, outcome, CPU."""
+    import json
+
+    import pandas as pd
+
+    labels = Path(folder) / "labels.json"
+    if not labels.is_file():
+        raise PuzzleError(f"no labels.json in {str(folder)!r}: expected a labelled screenshot set")
+    rows = []
+    for rec in json.loads(labels.read_text()):
+        got = outcome(
+            rec["tubes"], rec["capacity"], rec["layout"], Path(folder) / rec["file"], params=params
+        )
+        rows.append({"file": rec["file"], "game": rec["game"][:1], **got})
+    return pd.DataFrame(rows)
+
+
+def leave_one_game_out(folder: Path, grid: list[ReaderParams]):
+    """For each game: the parameters that read the other games best, and how they read it.
+
+    Every screenshot is read once per grid point; for each game the grid point with the most
+    exact readings on the *other* games is chosen (ties: the earlier point, so the defaults
+    come first), then that game's own screenshots are scored with it.
+    """
+    import pandas as pd
+
+    if not grid or not all(isinstance(p, ReaderParams) for p in grid):
+        raise PuzzleError("grid must be a non-empty list of ReaderParams")
+    tables = [score_shared(folder, p) for p in grid]
+    games = sorted(tables[0].game.unique())
+    rows = []
+    for g in games:
+        others = [int((t.game != g).mul(t.outcome == "exact").sum()) for t in tables]
+        k = int(np.argmax(others))
+        own = tables[k][tables[k].game == g]
+        rows.append(
+            {
+                "game": g,
+                "screenshots": len(own),
+                "exact": int((own.outcome == "exact").sum()),
+                "flagged": int((own.outcome == "flagged").sum()),
+                "silent": int((own.outcome == "silent").sum()),
+                "jump": grid[k].jump,
+                "join": grid[k].join,
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "rgb"):
@@ -716,4 +1114,71 @@ def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "r
     return ax
 
 
-__all__ = ["Reading", "draw_reading", "find_tubes", "load_image", "read_screenshot"]
+def draw_read_board(reading: Reading, ax=None, title: str | None = None):
+    """Draw the tubes as read, in the screenshot's own colours (`reading.palette`).
+
+    Units carry a number keyed to a legend of full colour names (so dark-blue and dark-green
+    stay apart), '?' units are grey with a '?', covered tubes hatched, doubtful tubes red.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch, Rectangle
+
+    if not isinstance(reading, Reading):
+        raise PuzzleError(f"expected a Reading from read_screenshot, not {type(reading).__name__}")
+    names = list(reading.palette)
+    n, cap = reading.n_tubes, max(1, reading.capacity)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(0.55 * n + 2.2, 0.45 * cap + 1.2))
+    for k, tube in enumerate(reading.tubes):
+        edge = "tab:red" if k in reading.doubtful else "0.3"
+        ax.add_patch(
+            Rectangle(
+                (k + 0.1, 0),
+                0.8,
+                cap,
+                fill=tube is not None,
+                fc="none",
+                ec=edge,
+                lw=1.5,
+                hatch=None if tube is not None else "//",
+            )
+        )
+        for j, name in enumerate(tube or []):
+            rgb = np.array(reading.palette.get(name, (160, 160, 160))) / 255
+            ax.add_patch(Rectangle((k + 0.15, j), 0.7, 1, fc=rgb, lw=0))
+            label = HIDDEN if name == HIDDEN else str(names.index(name) + 1)
+            ink = "black" if rgb @ [0.299, 0.587, 0.114] > 0.5 else "white"
+            ax.text(k + 0.5, j + 0.5, label, ha="center", va="center", fontsize=7, color=ink)
+        ax.text(k + 0.5, -0.35, str(k), ha="center", va="center", fontsize=7, color=edge)
+    legend = [
+        Patch(fc=np.array(reading.palette[c]) / 255, label=f"{i + 1} {c}")
+        for i, c in enumerate(names)
+    ]
+    ax.legend(
+        handles=legend, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False
+    )
+    ax.set_xlim(0, n)
+    ax.set_ylim(-0.7, cap + 0.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title or ("read: ok" if reading.ok else "read: doubtful"), fontsize=9)
+    return ax
+
+
+__all__ = [
+    "DEFAULT_PARAMS",
+    "DoubtfulReadingError",
+    "ReaderParams",
+    "Reading",
+    "draw_read_board",
+    "draw_reading",
+    "find_tubes",
+    "leave_one_game_out",
+    "load_image",
+    "outcome",
+    "read_screenshot",
+    "score_shared",
+    "self_check",
+    "solve_screenshot",
+    "wrong_units",
+]

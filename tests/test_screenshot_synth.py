@@ -1,0 +1,39 @@
+"""Style-randomised synthetic boards: the generator is sound and the reader, on looks it was
+not built on, is exact or says it is unsure (a seeded sweep; the big one is in benchmarks/)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from puzzlelab.watersort.screenshot import self_check
+from puzzlelab.watersort.synth import score_synth, synth_board
+
+
+def test_same_seed_same_board():
+    """A board is reproduced exactly by its seed."""
+    a, b = synth_board(7), synth_board(7)
+    assert np.array_equal(a.image, b.image) and a.tubes == b.tubes and a.style == b.style
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_synthetic_truth_keeps_the_rules(seed):
+    """The true board keeps the invariant, fits its layout and stays in the promised ranges."""
+    board = synth_board(seed)
+    assert self_check(board.tubes, board.capacity) == []
+    assert sum(board.layout) == len(board.tubes) and 1 <= len(board.layout) <= 3
+    assert 3 <= len(board.tubes) <= 16 and 2 <= board.capacity <= 6
+    assert 190 <= board.image.shape[0] <= 3000 and 30 <= board.style["quality"] <= 95
+
+
+def test_seeded_sweep_is_exact_or_flagged():
+    """40 boards: few silent misreadings (measured: 1 of 40), the rest exact or flagged.
+
+    The issue's goal is 99 % exact; the reader is far from it on these looks (measured 7 of
+    40 exact), so the floor below sits just under today's figure and the gallery in notebook
+    07 shows the misses. A change that makes more readings silent, or fewer exact, fails here.
+    """
+    table = score_synth(range(40))
+    counts = table.outcome.value_counts().to_dict()
+    assert counts.get("silent", 0) <= 2, table[table.outcome == "silent"]
+    assert counts.get("exact", 0) >= 6, counts
