@@ -351,6 +351,14 @@ def test_watersort_board_draws_in_the_palette_given():
         w.WaterSortBoard(level, palette=["red"])
 
 
+def test_watersort_stepper_draws_in_the_palette_given():
+    from puzzlelab.watersort import solve
+
+    sol = solve(Level.parse("BBA CBC CAA -"))
+    own = {"A": (255, 0, 0), "B": (0, 255, 0), "C": (0, 0, 255)}
+    assert w.stepper(sol, palette=own).frame(0) != w.stepper(sol).frame(0)
+
+
 # ------------------------------------------------------------------------------ pool size
 
 

@@ -183,12 +183,19 @@ def draw_board(
 
 
 @plotting.draws_steps(Solution)
-def draw_step(result: Solution, i: int, ax: plt.Axes) -> plt.Axes:
-    """Step i of a solution: the start (i = 0) or the position after pour i, outlined."""
+def draw_step(
+    result: Solution, i: int, ax: plt.Axes, palette: Mapping[Color, object] | None = None
+) -> plt.Axes:
+    """Step i of a solution: the start (i = 0) or the position after pour i, outlined.
+
+    `palette` (colour name -> RGB, e.g. a screenshot's `reading.palette`) draws the level in
+    its own colours.
+    """
     states, pours = result.states, result.moves
     pour = tuple(pours[i - 1]) if i else None
     title = "start" if i == 0 else f"pour {i}/{len(pours)}: tube {pour[0]} \u2192 {pour[1]}"
-    return draw_board(states[i], ax, colors=list(states[0].colors), pour=pour, title=title)
+    colors = list(states[0].colors)
+    return draw_board(states[i], ax, colors=colors, pour=pour, title=title, palette=palette)
 
 
 def animate_solution(result: Solution, interval_ms: int = 500, size: float = 0.5):
