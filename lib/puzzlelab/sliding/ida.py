@@ -36,9 +36,9 @@ from .pdb import (
     PatternDatabase,
     _late,
     _neighbor_cells,
-    blank_path_moves,
     cell_distances,
     compact_key,
+    ida_result,
     multipliers,
     placements,
 )
@@ -322,26 +322,13 @@ def kernel_h(db: CompactDatabase, state: State) -> int:
 
 def run(db: CompactDatabase, start: State, limits: Budget, max_depth: int = 1000) -> IDAResult:
     """The fast IDA* on a start already checked (same tiles as the goal, solvable)."""
-    res = IDAResult(method=METHOD, verdict="unsolvable")
     cells = np.array(db.internal(start), dtype=np.int64)
     deadline = NO_DEADLINE if limits.max_seconds is None else limits.started + limits.max_seconds
-    status, path, expanded, generated, iterations = _search(
+    found = _search(
         cells, db.shape[0], db.shape[1], *db.kernel_args(), POPCOUNT, max_depth,
         limits.kernel_nodes(), deadline,
     )  # fmt: skip
-    res.expanded, res.generated, res.iterations = int(expanded), int(generated), int(iterations)
-    res.blank_path = [int(c) for c in path]
-    if status >= 0:
-        res.verdict = "optimal"
-        res.states, res.moves = blank_path_moves(start, res.blank_path, db.shape)
-        res.max_frontier = len(res.states)
-    elif status == _BUDGET:
-        res.verdict, res.note = "limit", limits.why()
-    else:
-        res.verdict = "limit"
-        res.note = f"no solution of at most max_depth={max_depth} moves; raise max_depth"
-    res.seconds = limits.elapsed()
-    return res
+    return ida_result(METHOD, found, start, db.shape, limits, max_depth)
 
 
 def solve_compact(

@@ -477,6 +477,23 @@ def _check_patterns(goal: State, patterns: object) -> list[Pattern]:
     return groups
 
 
+def _database_inputs(shape, goal, patterns, cache, progress, reflected) -> tuple:
+    """(shape, goal, patterns) of a database request, checked (PuzzleError otherwise)."""
+    shape = check_shape(shape)
+    goal = read_board(goal, shape)[0]
+    if goal.count(0) != 1:
+        raise InvalidPuzzleError("pattern databases need a goal with exactly one blank")
+    if len(goal) < 3:
+        raise InvalidPuzzleError("pattern databases need a board of at least 3 cells")
+    for name, flag in (("cache", cache), ("progress", progress), ("reflected", reflected)):
+        if not isinstance(flag, bool | np.bool_):
+            raise InvalidPuzzleError(f"{name} must be True or False, not {flag!r}")
+    if isinstance(patterns, str):
+        patterns = default_patterns(shape, goal, patterns)
+    patterns = _check_patterns(goal, patterns)
+    return shape, goal, patterns
+
+
 def pattern_database(
     shape: Shape,
     goal: State | str,
@@ -520,18 +537,7 @@ def pattern_database(
     TooLargeError
         A pattern too large to build (8+ tiles on 4x4).
     """
-    shape = check_shape(shape)
-    goal = read_board(goal, shape)[0]
-    if goal.count(0) != 1:
-        raise InvalidPuzzleError("pattern databases need a goal with exactly one blank")
-    if len(goal) < 3:
-        raise InvalidPuzzleError("pattern databases need a board of at least 3 cells")
-    for name, flag in (("cache", cache), ("progress", progress), ("reflected", reflected)):
-        if not isinstance(flag, bool | np.bool_):
-            raise InvalidPuzzleError(f"{name} must be True or False, not {flag!r}")
-    if isinstance(patterns, str):
-        patterns = default_patterns(shape, goal, patterns)
-    patterns = _check_patterns(goal, patterns)
+    shape, goal, patterns = _database_inputs(shape, goal, patterns, cache, progress, reflected)
     t0 = time.perf_counter()
     tables = [_pattern_table(shape, goal, pat, bool(cache), bool(progress)) for pat in patterns]
     return PatternDatabase(shape, goal, patterns, tables, time.perf_counter() - t0, bool(reflected))
@@ -810,18 +816,26 @@ def ida_star(
 
 def run_ida(db: PatternDatabase, start: State, limits: Budget, max_depth: int = 1000) -> IDAResult:
     """The numba IDA* on a start already checked (same tiles as the goal, solvable)."""
-    res = IDAResult(method="idastar-numba", verdict="unsolvable")
     cells = np.array([db._code[t] for t in start], dtype=np.int64)
     deadline = NO_DEADLINE if limits.max_seconds is None else limits.started + limits.max_seconds
-    status, path, expanded, generated, iterations = _ida_search(
+    found = _ida_search(
         cells, db.shape[0], db.shape[1], *_ida_args(db), max_depth, limits.kernel_nodes(),
         deadline,
     )  # fmt: skip
+    return ida_result("idastar-numba", found, start, db.shape, limits, max_depth)
+
+
+def ida_result(
+    method: str, found: tuple, start: State, shape: Shape, limits: Budget, max_depth: int
+) -> IDAResult:
+    """An `IDAResult` from a kernel's (status, blank path, expanded, generated, iterations)."""
+    status, path, expanded, generated, iterations = found
+    res = IDAResult(method=method, verdict="unsolvable")
     res.expanded, res.generated, res.iterations = int(expanded), int(generated), int(iterations)
     res.blank_path = [int(c) for c in path]
     if status >= 0:
         res.verdict = "optimal"
-        res.states, res.moves = blank_path_moves(start, res.blank_path, db.shape)
+        res.states, res.moves = blank_path_moves(start, res.blank_path, shape)
         res.max_frontier = len(res.states)
     elif status == _BUDGET:
         res.verdict, res.note = "limit", limits.why()
@@ -1265,18 +1279,7 @@ def compact_database(
         Too little memory for a build (the message names what is needed), or a board of
         more than 32 cells.
     """
-    shape = check_shape(shape)
-    goal = read_board(goal, shape)[0]
-    if goal.count(0) != 1:
-        raise InvalidPuzzleError("pattern databases need a goal with exactly one blank")
-    if len(goal) < 3:
-        raise InvalidPuzzleError("pattern databases need a board of at least 3 cells")
-    for name, flag in (("cache", cache), ("progress", progress), ("reflected", reflected)):
-        if not isinstance(flag, bool | np.bool_):
-            raise InvalidPuzzleError(f"{name} must be True or False, not {flag!r}")
-    if isinstance(patterns, str):
-        patterns = default_patterns(shape, goal, patterns)
-    patterns = _check_patterns(goal, patterns)
+    shape, goal, patterns = _database_inputs(shape, goal, patterns, cache, progress, reflected)
     n = len(goal)
     if n > 32 or any(len(p) > n - 1 for p in patterns):
         raise TooLargeError(f"compact databases need at most 32 cells, not {n}")
