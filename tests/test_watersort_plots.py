@@ -114,3 +114,23 @@ def test_census_figures():
     ax = draw_lengths(summary, empty=2)
     assert ax.get_ylabel() == "pours"
     plt.close(ax.figure)
+
+
+def test_a_reading_is_drawn_in_its_own_colours_with_full_names():
+    from puzzlelab.watersort import plots, read_screenshot
+    from puzzlelab.watersort.plots import draw_read_board, draw_reading
+
+    level = Level.make([["A", "B", "A", "B"], ["B", "A", "B", "A"], [], []], 4)
+    fig, ax = plt.subplots(figsize=plots.figure_size(level), dpi=100)
+    plots.draw_board(level, ax)
+    fig.canvas.draw()
+    image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()
+    plt.close(fig)
+    reading = read_screenshot(image)
+    ax = draw_read_board(reading)
+    names = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert names == [f"{i + 1} {c}" for i, c in enumerate(reading.palette)]
+    assert draw_reading(image, reading).get_images()  # the screenshot under the overlay
+    plt.close("all")
+    with pytest.raises(PuzzleError, match="Reading"):
+        draw_read_board("not a reading")

@@ -17,7 +17,8 @@ from .bounds import lower_bound, writeup_estimate
 from .data import load_corpus, load_levels
 from .generate import level_with_optimum, random_deal, reverse_play
 from .level import Color, Level, Pour, Tube, is_solution, same_up_to_renaming
-from .screenshot import Reading, draw_reading, read_screenshot
+from .plots import draw_reading
+from .screenshot import Reading, read_screenshot
 from .solve import METHODS, Solution, WaterSortProblem, optimal_length, solve
 from .writeup import solve_writeup
 

@@ -1084,94 +1084,11 @@ def leave_one_game_out(folder: Path, grid: list[ReaderParams]):
     return pd.DataFrame(rows)
 
 
-def draw_reading(image: object, reading: Reading, ax=None, *, channels: str = "rgb"):
-    """Overlay a reading on its screenshot: tube boxes, numbers and unit labels."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Rectangle
-
-    rgb = load_image(image, channels)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(4, 4 * rgb.shape[0] / rgb.shape[1]))
-    ax.imshow(rgb)
-    u = reading.unit_height
-    for k, (box, tube) in enumerate(zip(reading.boxes, reading.tubes, strict=True)):
-        x, y, w, h = box
-        edge = "tab:red" if tube is None else "yellow"
-        ax.add_patch(Rectangle((x, y), w, h, fill=False, ec=edge, lw=1.2))
-        ax.text(x + w / 2, y - 4, str(k), ha="center", va="bottom", color=edge, fontsize=7)
-        for j, name in enumerate(tube or []):
-            cy = y + h - (j + 0.5) * u - 0.05 * h
-            ax.text(
-                x + w + 1,
-                cy,
-                name[:6],
-                fontsize=5,
-                color="white",
-                va="center",
-                bbox={"fc": "black", "alpha": 0.5, "pad": 0.5, "lw": 0},
-            )
-    ax.set_axis_off()
-    return ax
-
-
-def draw_read_board(reading: Reading, ax=None, title: str | None = None):
-    """Draw the tubes as read, in the screenshot's own colours (`reading.palette`).
-
-    Units carry a number keyed to a legend of full colour names (so dark-blue and dark-green
-    stay apart), '?' units are grey with a '?', covered tubes hatched, doubtful tubes red.
-    """
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch, Rectangle
-
-    if not isinstance(reading, Reading):
-        raise PuzzleError(f"expected a Reading from read_screenshot, not {type(reading).__name__}")
-    names = list(reading.palette)
-    n, cap = reading.n_tubes, max(1, reading.capacity)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(0.55 * n + 2.2, 0.45 * cap + 1.2))
-    for k, tube in enumerate(reading.tubes):
-        edge = "tab:red" if k in reading.doubtful else "0.3"
-        ax.add_patch(
-            Rectangle(
-                (k + 0.1, 0),
-                0.8,
-                cap,
-                fill=tube is not None,
-                fc="none",
-                ec=edge,
-                lw=1.5,
-                hatch=None if tube is not None else "//",
-            )
-        )
-        for j, name in enumerate(tube or []):
-            rgb = np.array(reading.palette.get(name, (160, 160, 160))) / 255
-            ax.add_patch(Rectangle((k + 0.15, j), 0.7, 1, fc=rgb, lw=0))
-            label = HIDDEN if name == HIDDEN else str(names.index(name) + 1)
-            ink = "black" if rgb @ [0.299, 0.587, 0.114] > 0.5 else "white"
-            ax.text(k + 0.5, j + 0.5, label, ha="center", va="center", fontsize=7, color=ink)
-        ax.text(k + 0.5, -0.35, str(k), ha="center", va="center", fontsize=7, color=edge)
-    legend = [
-        Patch(fc=np.array(reading.palette[c]) / 255, label=f"{i + 1} {c}")
-        for i, c in enumerate(names)
-    ]
-    ax.legend(
-        handles=legend, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False
-    )
-    ax.set_xlim(0, n)
-    ax.set_ylim(-0.7, cap + 0.2)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.set_title(title or ("read: ok" if reading.ok else "read: doubtful"), fontsize=9)
-    return ax
-
-
 __all__ = [
     "DEFAULT_PARAMS",
     "DoubtfulReadingError",
     "ReaderParams",
     "Reading",
-    "draw_read_board",
-    "draw_reading",
     "find_tubes",
     "leave_one_game_out",
     "load_image",
