@@ -195,7 +195,7 @@ def draw_step(
     """
     states, pours = result.states, result.moves
     pour = tuple(pours[i - 1]) if i else None
-    title = "start" if i == 0 else f"pour {i}/{len(pours)}: tube {pour[0]} \u2192 {pour[1]}"
+    title = "start" if i == 0 else f"pour {i}/{len(pours)}: {pour[0]} \u2192 {pour[1]}"
     colors = list(states[0].colors)
     return draw_board(states[i], ax, colors=colors, pour=pour, title=title, palette=palette)
 

@@ -65,6 +65,10 @@ def frame_png(draw: Draw, index: int, size: tuple[float, float]) -> bytes:
     return figure_png(fig)
 
 
+STRIP_WIDTH = 10.0  # inches: the widest row of the static strip
+MIN_SCALE = 0.6  # frames shrink to this share of their size before the strip wraps
+
+
 def strip_indices(n: int, k: int = 8) -> list[int]:
     """At most `k` frame indices spread evenly over 0..n-1, always the first and the last."""
     n = integer(n, "n", minimum=0)
@@ -76,13 +80,17 @@ def strip_indices(n: int, k: int = 8) -> list[int]:
 
 
 def strip_png(draw: Draw, n: int, size: tuple[float, float], k: int = 8) -> bytes:
-    """Up to `k` frames side by side (first, evenly spaced, last): the static stand-in."""
+    """Up to `k` frames (first, evenly spaced, last), in rows at most `STRIP_WIDTH` inches wide
+    with frames shrunk at most to `MIN_SCALE` (wide boards wrap instead): the static
+    stand-in."""
     picks = strip_indices(n, k)
     w, h = size
-    scale = min(1.0, 10.0 / (w * len(picks)))
-    fig = Figure(figsize=(w * scale * len(picks), h * scale + 0.2), dpi=DPI)
+    per_row = max(1, min(len(picks), int(STRIP_WIDTH // max(MIN_SCALE * w, 1e-9))))
+    rows = -(-len(picks) // per_row)
+    scale = min(1.0, STRIP_WIDTH / (w * per_row))
+    fig = Figure(figsize=(w * scale * per_row, (h * scale + 0.2) * rows), dpi=DPI)
     for j, i in enumerate(picks):
-        draw(fig.add_subplot(1, len(picks), j + 1), i)
+        draw(fig.add_subplot(rows, per_row, j + 1), i)
     fig.tight_layout()
     return figure_png(fig)
 
