@@ -23,6 +23,7 @@ def test_exhaustive_unique_counts_match_oeis():
         exhaustive_counts((6, 6))
 
 
+@pytest.mark.slow  # make test runs it (test-fast stays under 3 minutes)
 def test_exhaustive_counts_are_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLELAB_CACHE", str(tmp_path))
     first = exhaustive_counts((4, 5), progress=False)

@@ -26,6 +26,7 @@ def test_synthetic_truth_keeps_the_rules(seed):
     assert 190 <= board.image.shape[0] <= 3000 and 30 <= board.style["quality"] <= 95
 
 
+@pytest.mark.slow  # make test runs it (test-fast stays under 3 minutes)
 def test_seeded_sweep_is_exact_or_flagged():
     """40 boards: few silent misreadings (measured: 1 of 40), the rest exact or flagged.
 

@@ -53,6 +53,7 @@ def test_shared_screenshot_read_exactly(record):
         assert reading.level is None
 
 
+@pytest.mark.slow  # make test runs it (test-fast stays under 3 minutes)
 @needs_shots
 def test_shared_set_accuracy_floor():
     """All 40 boards exact (the measured figure when this was written)."""
@@ -164,6 +165,7 @@ def _pattern(tubes) -> list[tuple[int, ...]]:
     return [tuple(seen.setdefault(u, len(seen)) for u in t) for t in tubes]
 
 
+@pytest.mark.slow  # make test runs it; test-fast keeps the per-picture checks
 @settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(
     n_colors=st.integers(2, 9),
