@@ -25,8 +25,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from ..errors import InvalidPuzzleError
 from ..results import Budget
-from .board import State, check_same_tiles, read_board, solvable_checked, to_text
+from .board import State
 from .pdb import (
     _BUDGET,
     _DEEP,
@@ -338,22 +339,13 @@ def solve_compact(
     max_expanded: int | None = None,
     max_seconds: float | None = None,
 ) -> IDAResult:
-    """The fast IDA* with compact databases `db` from `state` to `db.goal`.
+    """The fast IDA* with compact databases `db` from `state` to `db.goal` (`pdb.ida_star`,
+    which checks the board and dispatches here; compact databases only)."""
+    from .pdb import ida_star
 
-    Parameters and verdicts as `puzzlelab.sliding.pdb.ida_star` (optimal / unsolvable /
-    limit); `expanded` and `generated` count as this module's docstring says.
-    """
-    from ..checks import integer
-    from ..results import budget
-
-    limits = budget(max_expanded, max_seconds)
-    max_depth = integer(max_depth, "max_depth", minimum=0)
-    start = read_board(state, db.shape)[0]
-    check_same_tiles(start, db.goal)
-    if not solvable_checked(start, db.goal, db.shape):
-        note = f"{to_text(start)} is in the other parity class than the goal"
-        return IDAResult(method=METHOD, verdict="unsolvable", note=note)
-    return run(db, start, limits, max_depth)
+    if not isinstance(db, CompactDatabase):
+        raise InvalidPuzzleError("solve_compact needs compact databases (compact_database)")
+    return ida_star(db, state, max_depth, max_expanded, max_seconds)
 
 
 def solve_all(db: PatternDatabase, states, max_seconds: float | None = None) -> pd.DataFrame:
@@ -366,7 +358,7 @@ def solve_all(db: PatternDatabase, states, max_seconds: float | None = None) -> 
 
     from .pdb import ida_star
 
-    search = solve_compact if isinstance(db, CompactDatabase) else ida_star
+    search = ida_star  # the fast kernel for compact databases, else the present one
     search(db, states[0], max_expanded=1)  # compile (or load) the kernel outside the timing
     rows = []
     for s in states:

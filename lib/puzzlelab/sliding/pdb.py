@@ -33,7 +33,7 @@ from numba import njit, objmode
 from .. import cache as cachefile
 from ..checks import integer
 from ..errors import CacheError, InvalidPuzzleError, PuzzleError, TooLargeError
-from ..results import Budget, Result, budget
+from ..results import Budget, Result, as_budget
 from .board import (
     DIRECTIONS,
     Move,
@@ -779,8 +779,10 @@ def ida_star(
     max_depth: int = 1000,
     max_expanded: int | None = None,
     max_seconds: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> IDAResult:
-    """Run the numba IDA* with database `db` from `state` to `db.goal`.
+    """Run the numba IDA* with `db` (compact databases: the fast kernel) from `state` to its goal.
 
     Parameters
     ----------
@@ -792,6 +794,8 @@ def ida_star(
         Give up (verdict ``limit``) when no solution is at most this long.
     max_expanded, max_seconds : optional
         The budget (`puzzlelab.results.Budget`: None unlimited, 0 = stop at once).
+    budget : Budget, optional
+        A running Budget instead of the two limits.
 
     Returns
     -------
@@ -804,13 +808,17 @@ def ida_star(
     ParseError, InvalidPuzzleError
         A malformed board or one with other tiles than the goal.
     """
-    limits = budget(max_expanded, max_seconds)
+    limits = as_budget(budget, max_expanded, max_seconds)
     max_depth = integer(max_depth, "max_depth", minimum=0)
     start = read_board(state, db.shape)[0]
     check_same_tiles(start, db.goal)
     if not solvable_checked(start, db.goal, db.shape):
         note = f"{to_text(start)} is in the other parity class than the goal"
         return IDAResult(method="idastar-numba", verdict="unsolvable", note=note)
+    if isinstance(db, CompactDatabase):  # the fast kernel (sliding/ida.py)
+        from .ida import run
+
+        return run(db, start, limits, max_depth)
     return run_ida(db, start, limits, max_depth)
 
 

@@ -46,6 +46,7 @@ from .pdb import (
     PatternDatabase,
     best_database,
     compact_database,
+    ida_star,
     manhattan_database,
     needs_compact,
     pattern_database,
@@ -395,17 +396,8 @@ def solve_with_database(
 
     Parameters, budget and verdicts as `solve` (the goal and shape are the database's).
     """
-    limits = as_budget(budget, max_expanded, max_seconds)
-    board = read_board(start, db.shape)[0]
-    check_same_tiles(board, db.goal)
-    if not solvable_checked(board, db.goal, db.shape):
-        return Solution(
-            method="idastar-numba", verdict="unsolvable", start=board, goal=db.goal,
-            shape=db.shape, heuristic=heuristic,
-            note=f"{to_text(board)} is in the other parity class than the goal",
-        )  # fmt: skip
-    run = ida.run if isinstance(db, CompactDatabase) else run_ida
-    return _database_solution(run(db, board, limits), board, db, heuristic)
+    res = ida_star(db, start, budget=as_budget(budget, max_expanded, max_seconds))
+    return _database_solution(res, read_board(start, db.shape)[0], db, heuristic)
 
 
 def _database_solution(res, start: State, db: PatternDatabase, heuristic: str) -> Solution:
