@@ -116,3 +116,20 @@ def run_notebook(tmp_path, monkeypatch):
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def table3():
+    """The complete 3x3 distance table for the blank-first goal (pattern-database tests)."""
+    from puzzlelab.sliding import distance_table, solved_state
+
+    return distance_table((3, 3), solved_state((3, 3), "first"))
+
+
+@pytest.fixture(scope="session")
+def all3(table3):
+    """Every reachable 3x3 board as rows, with its true distance to the blank-first goal."""
+    import numpy as np
+
+    idx = np.arange(table3.depths.size)
+    return np.array(table3.states(idx)), table3.depths.astype(np.int64)

@@ -45,19 +45,6 @@ KORF_GOAL = tuple(range(16))
 
 
 @pytest.fixture(scope="module")
-def table3():
-    """Complete 3x3 table for the blank-first goal."""
-    return distance_table(SHAPE3, GOAL3)
-
-
-@pytest.fixture(scope="module")
-def all3(table3):
-    """Every reachable 3x3 board as rows, with its true distance."""
-    idx = np.arange(table3.depths.size)
-    return np.array(table3.states(idx)), table3.depths.astype(np.int64)
-
-
-@pytest.fixture(scope="module")
 def db3():
     """The 4-4 additive databases of the 3x3 board (no cache: built in a blink)."""
     return pattern_database(SHAPE3, GOAL3, "4-4", cache=False, progress=False)
