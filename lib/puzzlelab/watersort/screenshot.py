@@ -205,15 +205,63 @@ def _similar(a: tuple, b: tuple, tol: float = 0.25) -> bool:
 
 def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
     """Rows (top first) of tube boxes (x, y, w, h), each row left to right, in `img` pixels."""
-    return [[b for b, _ in row] for row in _find_rows(img)]
+    lab = rgb_to_lab(img)
+    rows = _find_rows(img, lab)
+    if not rows:
+        return []
+    bg = _background(lab, rows)
+    return [
+        [b for b, _ in _fill_row(row, img.shape[1], lab, bg, [], r)] for r, row in enumerate(rows)
+    ]
 
 
-def _find_rows(img: np.ndarray) -> list[list[tuple[tuple[int, int, int, int], bool]]]:
-    """Rows of (box, odd): odd boxes did not match their row's size and were snapped to it."""
+def _find_rows(img: np.ndarray, lab: np.ndarray) -> list[list[tuple[tuple, bool]]]:
+    """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
+    rows and more tubes (slots the row's pitch adds included) than the outlines' and holds
+    the tubes the outlines found."""
+    shapes = _shapes(img)
+    outline = _outline_rows(shapes)
+    comb = _comb_rows(lab, shapes)
+    if not comb:
+        return outline
+    if not outline:
+        return comb
+    more = len(comb) >= len(outline) and _count(comb, lab) > _count(outline, lab)
+    return comb if more and _explains(comb, outline) else outline
+
+
+def _explains(rows: list, others: list) -> bool:
+    """True when boxes of `rows` cover at least 80 % of the well-matched boxes of `others`."""
+    boxes = [b for row in rows for b, _ in row]
+    theirs = [b for row in others for b, odd in row if not odd]
+    hits = sum(
+        any(
+            _x_overlap(a, b) >= 0.6 * min(a[2], b[2])
+            and min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]) >= 0.6 * min(a[3], b[3])
+            for b in boxes
+        )
+        for a in theirs
+    )
+    return hits >= 0.8 * len(theirs)
+
+
+def _count(rows: list[list[tuple[tuple, bool]]], lab: np.ndarray) -> int:
+    """Number of slots in `rows` once each row's pitch has filled it."""
+    bg = _background(lab, rows)
+    return sum(len(_fill_row(row, lab.shape[1], lab, bg, [], r)) for r, row in enumerate(rows))
+
+
+def _shapes(img: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes of tall edge components (outlines, covers) in the raw and the dilated edge map."""
     # dilated edges join an outline broken by JPEG or a thin stroke; raw edges keep an outline
     # apart from background doodles that dilation would weld onto it
     raw, dilated = _edges(img)
-    shapes = _candidates(dilated) + _candidates(raw)
+    return _candidates(dilated) + _candidates(raw)
+
+
+def _outline_rows(shapes: list[tuple]) -> list[list[tuple[tuple[int, int, int, int], bool]]]:
+    """Rows of (box, odd) from tube outlines (tall edge components of one size); odd boxes
+    did not match their row's size and were snapped to it."""
     boxes = [b for b in shapes if 1.8 <= b[3] / b[2] <= 9]
     if not boxes:
         return []
@@ -356,6 +404,204 @@ def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
     if not samples:
         return np.median(lab.reshape(-1, 3), axis=0)
     return np.median(np.concatenate(samples), axis=0)
+
+
+# ---- tubes by their sides (the comb) -------------------------------------------------------
+# A tube, outlined or drawn only as a tint of the background, has two long vertical sides;
+# the tubes of a row share one width, height and pitch. Rows are the bands of image rows that
+# many long vertical edges cross; in a band the comb (width, pitch, phase) that explains the
+# strongest side peaks and leaves the fewest unexplained gives the tubes.
+SIDE_ROWS = 15  # rows a side's horizontal colour change is averaged over (800-pixel image)
+MAX_PEAKS = 40  # strongest side peaks a band's comb is fitted to
+MAX_WIDTHS = 8  # tube widths a band's comb is tried at
+
+
+def _side_strength(lab: np.ndarray) -> np.ndarray:
+    """Horizontal colour change (ΔE over 2 pixels) averaged down `SIDE_ROWS` rows: tube sides."""
+    g = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), 1.0)
+    dx = np.zeros_like(g)
+    dx[:, 1:-1] = g[:, 2:] - g[:, :-2]
+    dx = cv2.blur(dx, (1, SIDE_ROWS))
+    return np.sqrt((dx**2).sum(axis=2)).astype(np.float32)
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of every run of True in a 1-D mask, end exclusive."""
+    m = np.concatenate([[False], mask, [False]]).astype(np.int8)
+    d = np.flatnonzero(np.diff(m))
+    return list(zip(d[::2].tolist(), d[1::2].tolist(), strict=True))
+
+
+def _long_sides(side: np.ndarray, min_h: int) -> np.ndarray:
+    """Side strength kept only on vertical ridges above the noise and `min_h` rows long."""
+    tau = max(1.2, 3.0 * float(np.median(side)))
+    ridge = (side >= cv2.dilate(side, np.ones((1, 7), np.uint8))) & (side > tau)
+    mask = cv2.dilate(ridge.astype(np.uint8), np.ones((1, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((min_h, 1), np.uint8))
+    return mask * side
+
+
+def _bands(long: np.ndarray, min_h: int) -> list[tuple[int, int]]:
+    """(top, bottom) of the bands of image rows that long vertical edges cross most."""
+    per_row = np.convolve(long.sum(axis=1), np.ones(5) / 5, mode="same")
+    return [(a, b) for a, b in _runs(per_row >= 0.15 * per_row.max()) if b - a >= min_h]
+
+
+def _peaks(profile: np.ndarray) -> np.ndarray:
+    """Columns where a band's side profile peaks (the `MAX_PEAKS` strongest)."""
+    p = np.convolve(profile, [0.25, 0.5, 0.25], mode="same").astype(np.float32)
+    top = cv2.dilate(p[None, :], np.ones((1, 5), np.uint8))[0]
+    cols = np.flatnonzero((p >= 0.05 * p.max()) & (p >= top) & (p > 0))
+    return np.sort(cols[np.argsort(-p[cols])[:MAX_PEAKS]])
+
+
+def _comb(cols: np.ndarray, profile: np.ndarray, width: int, band_h: int) -> tuple[list, float]:
+    """((left, right) per tube, pitch): the comb of side peaks that scores best, tried at the
+    `MAX_WIDTHS` tube widths that pair the strongest peaks."""
+    if len(cols) < 2:
+        return [], 0.0
+    strength = profile[cols]
+    best, best_score, best_pitch, tried = [], 0.0, 0.0, set()
+    for w in _widths(cols, strength, max(5, band_h / 9), width / 2):
+        tol = max(2.0, 0.05 * w)
+        lefts = [int(c) for c in cols if np.any(np.abs(cols - c - w) <= tol)]
+        for i, a in enumerate(lefts):
+            for b in lefts[i + 1 : i + 3]:
+                for m in (1, 2, 3):  # the two tubes may be m pitches apart
+                    q = (b - a) / m
+                    if q < 1.15 * w:
+                        break
+                    key = (w, round(q), round(a % q))
+                    if key not in tried:
+                        tried.add(key)
+                        score, pairs = _comb_score(cols, strength, (a, q, w, tol), width)
+                        if score > best_score:
+                            best, best_score, best_pitch = pairs, score, q
+    return _outermost(best, best_pitch), best_pitch
+
+
+def _widths(cols: np.ndarray, strength: np.ndarray, lo: float, hi: float) -> list[int]:
+    """Tube widths worth trying: distances between side peaks, ranked by the strength of the
+    pairs (at least two) they join."""
+    d = cols[None, :] - cols[:, None]
+    pair = np.minimum(strength[None, :], strength[:, None])
+    ok = (d >= lo) & (d <= hi)
+    dists, weights = d[ok], pair[ok]
+    support = {}
+    for w in np.unique(dists):
+        near = np.abs(dists - w) <= max(2.0, 0.05 * w)
+        if near.sum() >= 2:
+            support[int(w)] = float(weights[near].sum())
+    return sorted(support, key=lambda w: -support[w])[:MAX_WIDTHS]
+
+
+def _comb_score(cols: np.ndarray, strength: np.ndarray, comb: tuple, width: int) -> tuple:
+    """(score, pairs) of a comb (phase, pitch, width, tolerance): the strength of the side
+    peaks it explains minus that of the peaks it leaves unexplained between its tubes."""
+    a, q, w, tol = comb
+    lefts = a + q * np.arange(-int(a // q), int((width - w - a) // q) + 1)
+    dl = np.abs(cols[None, :] - lefts[:, None])
+    dr = np.abs(cols[None, :] - lefts[:, None] - w)
+    hit = (dl.min(axis=1) <= tol) & (dr.min(axis=1) <= tol)
+    if hit.sum() < 2:
+        return 0.0, []
+    near = max(tol, 0.15 * w)  # the inner edge of a thick outline belongs to its side
+    explained = ((dl[hit] <= near) | (dr[hit] <= near)).any(axis=0)
+    pairs = [
+        (int(cols[i]), int(cols[j]))
+        for i, j in zip(dl[hit].argmin(axis=1), dr[hit].argmin(axis=1), strict=True)
+    ]
+    gap = (q - w) / 2
+    span = (cols >= pairs[0][0] - gap) & (cols <= pairs[-1][1] + gap)
+    return float(strength[explained].sum() - strength[span & ~explained].sum()), pairs
+
+
+def _outermost(pairs: list[tuple[int, int]], pitch: float) -> list[tuple[int, int]]:
+    """One (left, right) per tube: the outer edges where a thick outline gives two of each."""
+    out: list[tuple[int, int]] = []
+    for left, right in sorted(pairs):
+        if out and left - out[-1][0] < 0.3 * pitch:
+            out[-1] = (min(out[-1][0], left), max(out[-1][1], right))
+        else:
+            out.append((left, right))
+    return out
+
+
+def _extent(side: np.ndarray, lab: np.ndarray, pairs: list, w: int, band: tuple) -> tuple:
+    """(top, bottom) of a row: as far as its tubes' sides go on, and below them the rounded
+    bottoms, whose centres still differ from the gaps beside them."""
+    a, b = band
+    cols = sorted({c for pair in pairs for c in pair})
+    s = np.median(np.stack([side[:, max(0, c - 2) : c + 3].max(axis=1) for c in cols]), axis=0)
+    thr = max(1.5, 0.3 * float(np.median(s[a:b])))
+    top, bottom = a, b
+    while top > 0 and s[top - 1] > thr:
+        top -= 1
+    while bottom < len(s) and s[bottom] > thr:
+        bottom += 1
+    gaps = [(r + nl) // 2 for (_, r), (nl, _) in zip(pairs, pairs[1:], strict=False)]
+    ys = np.arange(bottom, min(len(s), bottom + int(0.8 * w)))
+    if gaps and len(ys):
+        centres = lab[ys][:, [left + w // 2 for left, _ in pairs]].astype(float)
+        gap = np.median(lab[ys][:, gaps].astype(float), axis=1)
+        differs = np.median(np.linalg.norm(centres - gap[:, None], axis=2), axis=1) > 8
+        bottom += len(ys) if differs.all() else int(np.argmin(differs))
+    return top, bottom
+
+
+def _faint(side: np.ndarray, boxes: list[tuple], pitch: float, width: int) -> list[tuple]:
+    """Boxes at the row's pitch whose two sides show (faint) edges: tubes of tinted glass."""
+    x0, y, w, h = boxes[0]
+    have = [b[0] for b in boxes]
+    prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+    base = max(1.0, 3 * float(np.median(prof)))
+    out = []
+    for k in range(-int(x0 // pitch), int((width - w - x0) // pitch) + 1):
+        x = round(x0 + k * pitch)
+        if x < 0 or x + w > width or min(abs(x - c) for c in have) < 0.3 * pitch:
+            continue
+        if min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base:
+            out.append((x, y, w, h))
+    return out
+
+
+def _comb_rows(lab: np.ndarray, shapes: list[tuple]) -> list[list[tuple[tuple, bool]]]:
+    """Rows of (box, odd) from the comb of tube sides in each band (see the section note);
+    rows must hold tubes of the best row's size, a one-tube row takes the best row's pitch."""
+    side = _side_strength(lab)
+    height, width = side.shape
+    min_h = max(8, height // 40)
+    long = _long_sides(side, min_h)
+    found = []
+    for a, b in _bands(long, min_h):
+        profile = long[a:b].mean(axis=0)
+        pairs, pitch = _comb(_peaks(profile), profile, width, b - a)
+        if not pairs:
+            continue
+        w = int(np.median([r - left for left, r in pairs])) + 1
+        top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
+            continue
+        score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
+        found.append((score, pairs, pitch, (w, top, bottom)))
+    multi = [f for f in found if len(f[1]) >= 2]
+    if not multi:
+        return []
+    _, _, ref_pitch, (ref_w, ref_top, ref_bottom) = max(multi, key=lambda f: f[0])
+    keep: list[tuple] = []
+    for f in sorted(found, key=lambda f: -f[0]):
+        w, top, bottom = f[3]
+        size_ok = abs(w - ref_w) <= 0.2 * ref_w
+        size_ok &= abs((bottom - top) - (ref_bottom - ref_top)) <= 0.2 * (ref_bottom - ref_top)
+        if size_ok and not any(min(bottom, k[3][2]) > max(top, k[3][1]) for k in keep):
+            keep.append(f)
+    rows = []
+    for _, pairs, pitch, (w, top, bottom) in sorted(keep, key=lambda f: f[3][1]):
+        boxes = [(left, top, w, bottom - top) for left, _ in pairs]
+        boxes += _faint(side, boxes, pitch if len(pairs) >= 2 else ref_pitch, width)
+        if len(boxes) >= 2:
+            rows.append(_align(sorted(boxes), shapes))
+    return rows
 
 
 # ---- one tube ------------------------------------------------------------------------------
@@ -501,10 +747,10 @@ def read_screenshot(
     scale = WORK_HEIGHT / rgb.shape[0]
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
-    rows = _find_rows(img)
-    if not rows:
-        raise InvalidPuzzleError("no tubes found: expected a row of at least two tube outlines")
     lab = rgb_to_lab(img)
+    rows = _find_rows(img, lab)
+    if not rows:
+        raise InvalidPuzzleError("no tubes found: expected a row of at least two tubes")
     bg = _background(lab, rows)
     gaps: list[tuple[int, int]] = []
     filled = [_fill_row(row, img.shape[1], lab, bg, gaps, r) for r, row in enumerate(rows)]
