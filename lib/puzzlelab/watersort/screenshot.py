@@ -209,10 +209,7 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
     rows = _find_rows(img, lab)
     if not rows:
         return []
-    bg = _background(lab, rows)
-    return [
-        [b for b, _ in _fill_row(row, img.shape[1], lab, bg, [], r)] for r, row in enumerate(rows)
-    ]
+    return [[b for b, _ in row] for row in _assemble(rows, lab, [])]
 
 
 def _find_rows(img: np.ndarray, lab: np.ndarray) -> list[list[tuple[tuple, bool]]]:
@@ -247,8 +244,16 @@ def _explains(rows: list, others: list) -> bool:
 
 def _count(rows: list[list[tuple[tuple, bool]]], lab: np.ndarray) -> int:
     """Number of slots in `rows` once each row's pitch has filled it."""
+    return sum(len(row) for row in _assemble(rows, lab, []))
+
+
+def _assemble(rows: list[list[tuple]], lab: np.ndarray, gaps: list) -> list[list[tuple]]:
+    """Every row's (box, doubtful) slots, filled at its pitch (see `_fill_row`)."""
     bg = _background(lab, rows)
-    return sum(len(_fill_row(row, lab.shape[1], lab, bg, [], r)) for r, row in enumerate(rows))
+    side, hint = _side_strength(lab), _pitch_hint(rows)
+    return [
+        _fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hint) for r, row in enumerate(rows)
+    ]
 
 
 def _shapes(img: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -339,19 +344,25 @@ def _y_overlap(a: tuple, b: tuple) -> bool:
 
 
 def _fill_row(
-    row: list[tuple], width: int, lab: np.ndarray, bg: np.ndarray, gaps: list, r: int = 0
+    row: list[tuple],
+    width: int,
+    lab: np.ndarray,
+    bg: np.ndarray,
+    gaps: list,
+    r: int = 0,
+    side: np.ndarray | None = None,
+    pitch_hint: float = 0.0,
 ) -> list:
-    """(box, doubtful) slots of a row: odd boxes, plus slots where the row's regular spacing
-    says a tube stands but no outline was found (kept when they differ from the background).
-    A gap inside the row that looks like background is appended to `gaps` as (row, x)."""
+    """(box, doubtful) slots of a row: its boxes, plus slots where the row's regular spacing
+    says a tube stands but none was found: a tube when both its sides show edges in `side`,
+    doubtful when it differs from the background. A gap inside the row that looks like
+    background is appended to `gaps` as (row, x). A one-tube row spaces at `pitch_hint`."""
     slots = [(b, odd) for b, odd in row]
-    if len(row) < 2:
+    pitch = _pitch(row) if len(row) > 1 else pitch_hint
+    if pitch <= 0:
         return slots
     good = [b for b, odd in row if not odd] or [b for b, _ in row]
     xs = [b[0] for b, _ in row]
-    pitch = float(np.median(np.diff(sorted(b[0] for b in good)))) if len(good) > 1 else 0.0
-    if pitch <= 0:
-        pitch = float(np.median(np.diff(xs)))
     _, y, w, h = good[0]
     filled = []  # gaps inside the row
     for (a, _), (b, _) in zip(row, row[1:], strict=False):
@@ -366,12 +377,38 @@ def _fill_row(
     while x + w <= width:
         filled.append((round(x), y, w, h))
         x += pitch
+    prof = None if side is None else side[y + h // 6 : y + h - h // 6].mean(axis=0)
     for b in filled:
-        if _stands_out(lab, b, pitch, bg):
+        if prof is not None and _sided(prof, b):
+            slots.append((b, False))
+        elif _stands_out(lab, b, pitch, bg):
             slots.append((b, True))
         elif b in inside:
             gaps.append((r, b[0]))
     return sorted(slots, key=lambda s: s[0][0])
+
+
+def _pitch(row: list[tuple]) -> float:
+    """A row's tube spacing: the median step between its well-matched boxes."""
+    good = [b for b, odd in row if not odd] or [b for b, _ in row]
+    pitch = float(np.median(np.diff(sorted(b[0] for b in good)))) if len(good) > 1 else 0.0
+    return pitch if pitch > 0 else float(np.median(np.diff([b[0] for b, _ in row])))
+
+
+def _pitch_hint(rows: list[list[tuple]]) -> float:
+    """The spacing of the rows that show it (median), for rows of one tube."""
+    pitches = [_pitch(row) for row in rows if len(row) > 1]
+    return float(np.median(pitches)) if pitches else 0.0
+
+
+def _sided(prof: np.ndarray, box: tuple) -> bool:
+    """True when both sides of `box` show edges in a row's side profile, well above its
+    typical (median) strength: a tube with faint glass and no outline."""
+    x, _, w, _ = box
+    base = max(1.0, 3 * float(np.median(prof)))
+    if x < 0 or x + w + 2 > len(prof):
+        return False
+    return min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base
 
 
 def _stands_out(lab: np.ndarray, box: tuple, pitch: float, bg: np.ndarray) -> bool:
@@ -482,7 +519,7 @@ def _comb(cols: np.ndarray, profile: np.ndarray, width: int, band_h: int) -> tup
 
 def _widths(cols: np.ndarray, strength: np.ndarray, lo: float, hi: float) -> list[int]:
     """Tube widths worth trying: distances between side peaks, ranked by the strength of the
-    pairs (at least two) they join."""
+    pairs (at least two) they join, one of each cluster of near-equal distances."""
     d = cols[None, :] - cols[:, None]
     pair = np.minimum(strength[None, :], strength[:, None])
     ok = (d >= lo) & (d <= hi)
@@ -492,7 +529,11 @@ def _widths(cols: np.ndarray, strength: np.ndarray, lo: float, hi: float) -> lis
         near = np.abs(dists - w) <= max(2.0, 0.05 * w)
         if near.sum() >= 2:
             support[int(w)] = float(weights[near].sum())
-    return sorted(support, key=lambda w: -support[w])[:MAX_WIDTHS]
+    out: list[int] = []
+    for w in sorted(support, key=lambda w: -support[w]):
+        if all(abs(w - o) > max(2.0, 0.05 * o) for o in out):
+            out.append(w)
+    return out[:MAX_WIDTHS]
 
 
 def _comb_score(cols: np.ndarray, strength: np.ndarray, comb: tuple, width: int) -> tuple:
@@ -554,14 +595,11 @@ def _faint(side: np.ndarray, boxes: list[tuple], pitch: float, width: int) -> li
     x0, y, w, h = boxes[0]
     have = [b[0] for b in boxes]
     prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
-    base = max(1.0, 3 * float(np.median(prof)))
     out = []
     for k in range(-int(x0 // pitch), int((width - w - x0) // pitch) + 1):
-        x = round(x0 + k * pitch)
-        if x < 0 or x + w > width or min(abs(x - c) for c in have) < 0.3 * pitch:
-            continue
-        if min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base:
-            out.append((x, y, w, h))
+        box = (round(x0 + k * pitch), y, w, h)
+        if min(abs(box[0] - c) for c in have) >= 0.3 * pitch and _sided(prof, box):
+            out.append(box)
     return out
 
 
@@ -753,7 +791,7 @@ def read_screenshot(
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tubes")
     bg = _background(lab, rows)
     gaps: list[tuple[int, int]] = []
-    filled = [_fill_row(row, img.shape[1], lab, bg, gaps, r) for r, row in enumerate(rows)]
+    filled = _assemble(rows, lab, gaps)
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
