@@ -798,32 +798,93 @@ def read_screenshot(
     return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2], gaps, params)
 
 
-def _glass_color(lab: np.ndarray, boxes: list[tuple], bg: np.ndarray) -> np.ndarray:
-    """Empty glass: of the rim colours seen twice, the one nearest to the background."""
-    bands = []
-    for x, y, w, h in boxes:
+def _beside(lab: np.ndarray, box: tuple, y0: int, y1: int, room: float) -> np.ndarray | None:
+    """Median colour of the background just left and right of a tube, rows y0 to y1, at most
+    `room` pixels out (the free space to the next tube)."""
+    x, _, w, _ = box
+    far = int(min(0.3 * w, 0.8 * room))
+    near = max(1, far // 3)
+    if far - near < 1:
+        return None
+    strips = [
+        lab[y0:y1, max(0, x - far) : max(0, x - near)],
+        lab[y0:y1, x + w + near : x + w + far],
+    ]
+    pixels = [p.reshape(-1, 3) for p in strips if p.size]
+    return np.median(np.concatenate(pixels), axis=0) if pixels else None
+
+
+def _room(box: tuple, boxes: list[tuple]) -> float:
+    """Free space in pixels between a tube and its nearest neighbour in the same row."""
+    x, y, w, h = box
+    gaps = [
+        max(0, max(b[0] - (x + w), x - (b[0] + b[2])))
+        for b in boxes
+        if b != box and _y_overlap(b, box)
+    ]
+    return float(min(gaps, default=w))
+
+
+@dataclass(frozen=True)
+class _Glass:
+    """The empty glass: its colour under the rims and the background beside the rims there.
+
+    Glass is drawn see-through in most games, so down a tube it changes as the background
+    behind it does (a gradient, a photo): empty space at some height is near the line from
+    the rim colour to the rim colour moved by the background's change beside the tube (from
+    painted to clear glass), or near the background between the tubes."""
+
+    lab: np.ndarray
+    color: np.ndarray
+    ref: np.ndarray
+    boxes: tuple
+    bg: np.ndarray
+
+    def distance(self, seg: _Segment, box: tuple) -> float:
+        """CIELAB distance of a segment's colour from the empty glass at its height."""
+        side = _beside(self.lab, box, seg.y0, seg.y1, _room(box, list(self.boxes)))
+        if side is None:
+            return float(np.linalg.norm(seg.lab - self.color))
+        shift = side - self.ref
+        t = float(np.clip(np.dot(seg.lab - self.color, shift) / (shift @ shift + 1e-9), 0, 1))
+        along = np.linalg.norm(seg.lab - self.color - t * shift)
+        return float(min(along, np.linalg.norm(seg.lab - self.bg)))
+
+
+def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarray) -> _Glass:
+    """Empty glass: of the rim colours of `boxes` seen twice, the one nearest to the
+    background (`every` box found, covered ones too, bounds the background beside a tube)."""
+    bands, sides = [], []
+    for box in boxes:
+        x, y, w, h = box
         y0 = y + int(0.08 * h)
+        y1 = y0 + max(2, h // 25)
         bands.append(
-            np.median(
-                lab[y0 : y0 + max(2, h // 25), x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3),
-                axis=0,
-            )
+            np.median(lab[y0:y1, x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3), axis=0)
         )
+        side = _beside(lab, box, y0, y1, _room(box, every))
+        sides.append(bg if side is None else side)
     bands = np.array(bands)
     d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
     far = np.linalg.norm(bands - bg, axis=1)
     shared = (d < 8).sum(axis=1) >= min(2, len(bands))
-    return bands[int(np.argmin(np.where(shared, far, np.inf)))]
+    pick = np.where(shared, far, np.inf)
+    near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
+    ref = np.median(np.array(sides)[near], axis=0)
+    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg)
 
 
 def _read_slots(lab, bg, slots, layout, scale, shape, gaps, params: ReaderParams) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
-    glass = (_glass_color(lab, boxes, bg), bg)
+    glass = _glass(lab, boxes, [b for b, _ in slots], bg)
     height = float(np.median([b[3] for b in boxes]))
     unit, offset, ambiguous = None, 0.0, False
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
-        per_tube = _segment_tubes(lab, slots, glass, min_len or max(3.0, 0.35 * unit), params)
+        floats: list[int] = []
+        per_tube = _segment_tubes(
+            lab, slots, glass, min_len or max(3.0, 0.35 * unit), params, floats
+        )
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if sum(w == 1.0 for _, w, _ in bounds) >= 3:
             unit, offset, _ = _fit_bounds(np.array(bounds), height)
@@ -864,6 +925,10 @@ def _read_slots(lab, bg, slots, layout, scale, shape, gaps, params: ReaderParams
             )
         )
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
+    problems += [
+        (f"tube {k}: colour above empty glass, so a liquid may be read as glass", [k])
+        for k in floats
+    ]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
     return Reading(
@@ -1052,21 +1117,27 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
 
 def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int, params) -> None:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
-    full tube; anything taller (a curtain, a lock) stays covered (None)."""
+    full tube; anything taller (a curtain, a lock) or with colour above empty space (a
+    cover's sliver at the bottom) stays covered (None)."""
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
         if not filled:
             continue
-        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit), params)[0] or []
+        floats: list[int] = []
+        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats)
+        segs = segs[0] or []
         _count_units(segs, box, unit, offset)
-        if segs and sum(s.units for s in segs) <= limit:
+        if segs and not floats and sum(s.units for s in segs) <= limit:
             per_tube[k] = segs
 
 
-def _segment_tubes(lab, slots, glass, min_len: float, params) -> list[list[_Segment] | None]:
-    """Liquid and hidden segments of every tube (None for covered slots), bottom first."""
+def _segment_tubes(
+    lab, slots, glass, min_len: float, params, floats: list[int] | None = None
+) -> list[list[_Segment] | None]:
+    """Liquid and hidden segments of every tube (None for covered slots), bottom first; the
+    index of a tube with colour above its empty space is appended to `floats`."""
     per_tube: list[list[_Segment] | None] = []
-    for box, covered in slots:
+    for k, (box, covered) in enumerate(slots):
         if covered:
             per_tube.append(None)
             continue
@@ -1074,7 +1145,7 @@ def _segment_tubes(lab, slots, glass, min_len: float, params) -> list[list[_Segm
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
         for s in segs:
-            near = min(np.linalg.norm(s.lab - g) for g in glass)
+            near = glass.distance(s, box)
             if near < 8:
                 s.kind = "empty"
             elif _is_glyph(lab, box, s):
@@ -1086,7 +1157,16 @@ def _segment_tubes(lab, slots, glass, min_len: float, params) -> list[list[_Segm
             if s.kind == "hidden":
                 s.glyphs = _count_glyphs(lab, box, s)
         per_tube.append(_stack(segs, box))
+        if floats is not None and _floating(segs, box):
+            floats.append(k)
     return per_tube
+
+
+def _floating(segs: list[_Segment], box: tuple) -> bool:
+    """True when a tall run of colour sits above empty glass (liquid never floats)."""
+    kinds = [s.kind != "empty" and s.length > 0.08 * box[3] for s in segs]
+    empty = [s.kind == "empty" for s in segs]
+    return any(kinds[i] and any(empty[i + 1 :]) for i in range(len(segs)))
 
 
 def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:

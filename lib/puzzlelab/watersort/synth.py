@@ -6,6 +6,9 @@ background (with doodles), thick, thin or no tube outlines, round or flat bottom
 locks and banners over some tubes, '?' marks in several styles, palettes that include greys,
 whites, blacks and colours close to the background, 1-3 rows of 3-16 tubes, capacity 2-6,
 a status bar and an ad banner, 200-3000 pixels tall, saved as JPEG at quality 30-95.
+Every board is legible to a player, as a game's must be: a unit is at least MIN_UNIT_PX
+tall and a tube MIN_TUBE_PX wide (a small picture of a big board is drawn taller), and no
+liquid is within ΔE 14 of the background or the empty glass.
 Everything comes from one seeded `rng`, so a failing board is reproduced by its seed.
 """
 
@@ -53,9 +56,10 @@ def _deal(rng: np.random.Generator, n_tubes: int, capacity: int) -> list[list[st
     return tubes
 
 
-def _palette(rng: np.random.Generator, n: int, bg_lab: np.ndarray) -> list[tuple[int, int, int]]:
+def _palette(rng: np.random.Generator, n: int, avoid: np.ndarray) -> list[tuple[int, int, int]]:
     """`n` colours at least ΔE 22 apart: saturated hues plus greys, white, black and shades
-    near the background (never closer than ΔE 14 to it)."""
+    near the background (never closer than ΔE 14 to it or to the empty glass, rows of `avoid`
+    in CIELAB: a player could not tell such a liquid from empty space)."""
     pool = []
     for _ in range(400):
         kind = rng.random()
@@ -69,7 +73,7 @@ def _palette(rng: np.random.Generator, n: int, bg_lab: np.ndarray) -> list[tuple
     labs: list[np.ndarray] = []
     for c in pool:
         lab = rgb_to_lab(np.array([c], dtype=np.uint8))[0]
-        if np.linalg.norm(lab - bg_lab) < 14:
+        if np.linalg.norm(avoid - lab, axis=1).min() < 14:
             continue
         if all(np.linalg.norm(lab - o) >= 22 for o in labs):
             out.append(c)
@@ -188,6 +192,20 @@ def _cover(rng, img, x, y, w, h, kind: str) -> None:
         cv2.circle(img, (cx, cy), max(2, w // 4), icon, -1, cv2.LINE_AA)
 
 
+MIN_UNIT_PX = 10  # a unit drawn smaller than this is not legible on a phone
+MIN_TUBE_PX = 12  # nor a tube narrower than this
+
+
+def _legible_height(height: int, layout: list[int], units: float, shape: tuple) -> int:
+    """`height`, raised (up to 3000) until a unit is MIN_UNIT_PX tall and a tube MIN_TUBE_PX
+    wide with the worst status bar and ad banner; `units` is capacity plus headroom and
+    `shape` the (width / height, tube width / pitch, tube height / width) draws."""
+    ratio, fill, aspect = shape
+    tube = min(ratio * fill / (max(layout) + 0.6), 0.83 * 0.75 / (len(layout) * aspect))
+    need = max(MIN_UNIT_PX * units / (aspect * tube), MIN_TUBE_PX / tube)
+    return int(min(3000, max(height, np.ceil(need) + 2)))
+
+
 def _layout(rng: np.random.Generator, n_tubes: int) -> list[int]:
     """Tubes per row: 1-3 rows, at most 8 per row, balanced top-heavy like the games."""
     rows = max(int(np.ceil(n_tubes / 8)), int(rng.integers(1, 4)))
@@ -209,8 +227,16 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
     n_tubes = int(rng.integers(3, 17))
     tubes = _deal(rng, n_tubes, capacity)
     layout = _layout(rng, n_tubes)
-    height = int(np.exp(rng.uniform(np.log(200), np.log(3000))))
-    width = int(height * rng.uniform(0.45, 0.8))
+    ratio, fill = rng.uniform(0.45, 0.8), rng.uniform(0.5, 0.72)
+    aspect = rng.uniform(2.6, 5.0)  # tube height / width, as games draw them
+    headroom = float(rng.uniform(0.25, 1.0))
+    height = _legible_height(
+        int(np.exp(rng.uniform(np.log(200), np.log(3000)))),
+        layout,
+        capacity + headroom,
+        (ratio, fill, aspect),
+    )
+    width = int(height * ratio)
     img, bg_kind = _background(rng, height, width)
     top, bottom = _bars(rng, img)
     style = {
@@ -219,16 +245,18 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
         "bottom": str(rng.choice(["round", "flat"])),
         "question": str(rng.choice(["plain", "circle", "bold"])),
         "cover": str(rng.choice(["curtain", "lock", "banner"])),
-        "headroom": float(rng.uniform(0.25, 1.0)),
+        "headroom": headroom,
         "quality": int(rng.integers(30, 96)),
         "size": (width, height),
     }
-    bg_mid = img[height // 2, width // 2].astype(np.uint8).reshape(1, 3)
+    glass = np.clip(img.mean(axis=(0, 1)) + rng.choice([-25, 25]), 0, 255)
+    bg_mid = img[height // 2, width // 2].astype(float)
+    avoid = np.array([bg_mid, bg_mid * 0.6 + glass * 0.4]).astype(np.uint8)
     n_colors = len({u for t in tubes for u in t})
     colors = dict(
         zip(
             [f"c{k}" for k in range(n_colors)],
-            _palette(rng, n_colors, rgb_to_lab(bg_mid)[0]),
+            _palette(rng, n_colors, rgb_to_lab(avoid)),
             strict=True,
         )
     )
@@ -236,15 +264,13 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
     per_row = max(layout)
     area_h = height - top - bottom
     pitch = width / (per_row + 0.6)
-    tw = pitch * rng.uniform(0.5, 0.72)
-    aspect = rng.uniform(2.6, 5.0)  # tube height / width, as games draw them
+    tw = pitch * fill
     th_max = area_h / len(layout) * 0.75
     tw = int(min(tw, th_max / aspect))
     unit = max(3.0, aspect * tw / (capacity + style["headroom"]))
     th = int(unit * (capacity + style["headroom"]))
     row_gap = (area_h - len(layout) * th) / (len(layout) + 1)
     outline = {"thick": max(2, tw // 10), "thin": 1, "none": 0}[style["outline"]]
-    glass = np.clip(img.mean(axis=(0, 1)) + rng.choice([-25, 25]), 0, 255)
     hidden_style = (
         (rng.integers(30, 90, 3), (235, 235, 235))
         if rng.random() < 0.6
