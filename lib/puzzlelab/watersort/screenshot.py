@@ -214,7 +214,7 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
 
 def _find_rows(img: np.ndarray, lab: np.ndarray) -> list[list[tuple[tuple, bool]]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
-    rows and more tubes (slots the row's pitch adds included) than the outlines' and holds
+    separate rows and more tubes (slots the row's pitch adds included) than the outlines' and holds
     the tubes the outlines found."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
@@ -223,8 +223,14 @@ def _find_rows(img: np.ndarray, lab: np.ndarray) -> list[list[tuple[tuple, bool]
         return outline
     if not outline:
         return comb
-    more = len(comb) >= len(outline) and _count(comb, lab) > _count(outline, lab)
+    more = _levels(comb) >= _levels(outline) and _count(comb, lab) > _count(outline, lab)
     return comb if more and _explains(comb, outline) else outline
+
+
+def _levels(rows: list) -> int:
+    """Number of rows that do not share image rows with another (overlapping rows are one)."""
+    spans = sorted((row[0][0][1], row[0][0][1] + row[0][0][3]) for row in rows)
+    return sum(1 for k, (top, _) in enumerate(spans) if k == 0 or top >= spans[k - 1][1])
 
 
 def _explains(rows: list, others: list) -> bool:
@@ -518,11 +524,17 @@ def _comb(cols: np.ndarray, profile: np.ndarray, width: int, band_h: int) -> tup
 
 
 def _widths(cols: np.ndarray, strength: np.ndarray, lo: float, hi: float) -> list[int]:
-    """Tube widths worth trying: distances between side peaks, ranked by the strength of the
-    pairs (at least two) they join, one of each cluster of near-equal distances."""
+    """Tube widths worth trying: distances between side peaks with no strong peak between
+    them, ranked by the strength of the pairs (at least two) they join, one of each cluster
+    of near-equal distances."""
     d = cols[None, :] - cols[:, None]
     pair = np.minimum(strength[None, :], strength[:, None])
-    ok = (d >= lo) & (d <= hi)
+    # a tube's inside holds no side as strong as its own (a thick outline's inner edge aside)
+    inner = (cols[None, None, :] > cols[:, None, None] + 0.2 * d[:, :, None]) & (
+        cols[None, None, :] < cols[None, :, None] - 0.2 * d[:, :, None]
+    )
+    clear = ~(inner & (strength[None, None, :] > 0.5 * pair[:, :, None])).any(axis=2)
+    ok = (d >= lo) & (d <= hi) & clear
     dists, weights = d[ok], pair[ok]
     support = {}
     for w in np.unique(dists):
@@ -574,12 +586,21 @@ def _extent(side: np.ndarray, lab: np.ndarray, pairs: list, w: int, band: tuple)
     a, b = band
     cols = sorted({c for pair in pairs for c in pair})
     s = np.median(np.stack([side[:, max(0, c - 2) : c + 3].max(axis=1) for c in cols]), axis=0)
-    thr = max(1.5, 0.3 * float(np.median(s[a:b])))
+    thr = max(1.5, 3.0 * float(np.median(side)))  # above the picture's noise
     top, bottom = a, b
     while top > 0 and s[top - 1] > thr:
         top -= 1
     while bottom < len(s) and s[bottom] > thr:
         bottom += 1
+    # the side map is averaged down SIDE_ROWS rows, so a side's end fades over that many rows:
+    # it ends where the strength falls to half of what it is just inside
+    half = SIDE_ROWS // 2
+    inside = float(np.median(s[top + half : top + 3 * half + 1])) / 2
+    while top < bottom - 1 and s[top] < inside:
+        top += 1
+    inside = float(np.median(s[max(top, bottom - 3 * half - 1) : bottom - half])) / 2
+    while bottom > top + 1 and s[bottom - 1] < inside:
+        bottom -= 1
     gaps = [(r + nl) // 2 for (_, r), (nl, _) in zip(pairs, pairs[1:], strict=False)]
     ys = np.arange(bottom, min(len(s), bottom + int(0.8 * w)))
     if gaps and len(ys):

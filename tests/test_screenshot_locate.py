@@ -1,0 +1,66 @@
+"""Finding the tubes of a water-sort screenshot: outlined, thinly outlined, or drawn only as a
+faint tint of the background, every tube of every row is found, at the row's pitch."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from puzzlelab.watersort.screenshot import find_tubes, read_screenshot
+from puzzlelab.watersort.synth import synth_board
+
+BG = (96, 60, 170)  # a flat purple background
+
+
+def _board(outline: int, layout: tuple[int, ...], tint: float = 0.12) -> tuple[np.ndarray, list]:
+    """An 800-pixel board: tubes of faint glass (`tint` lighter than the background), some
+    liquid at the bottom, an outline `outline` pixels thick (0: none); with the true boxes."""
+    img = np.zeros((800, 480, 3), np.uint8)
+    img[:] = BG
+    truth, pitch, w, h = [], 480 / (max(layout) + 0.6), 40, 180
+    colours = [(220, 40, 40), (40, 180, 60), (240, 200, 30), (30, 120, 230), (250, 250, 250)]
+    for r, n in enumerate(layout):
+        y = 120 + r * 300
+        row = []
+        for j in range(n):
+            x = int((480 - n * pitch) / 2 + (pitch - w) / 2 + j * pitch)
+            cell = img[y : y + h, x : x + w].astype(float)
+            img[y : y + h, x : x + w] = (cell + tint * (255 - cell)).astype(np.uint8)
+            for u in range(j % 4):  # 0-3 units of liquid, the first tube empty
+                img[y + h - 40 * (u + 1) : y + h - 40 * u, x : x + w] = colours[(j + u) % 5]
+            if outline:
+                cv2.rectangle(img, (x, y), (x + w - 1, y + h - 1), (235, 235, 235), outline)
+            row.append((x, y, w, h))
+        truth.append(row)
+    return img, truth
+
+
+@pytest.mark.parametrize("outline", [0, 1, 4])
+@pytest.mark.parametrize("layout", [(5,), (4, 3)])
+def test_every_tube_is_found_whatever_its_outline(outline, layout):
+    """Empty tubes of faint glass count too: the count per row and each box are right."""
+    img, truth = _board(outline, layout)
+    rows = find_tubes(img)
+    assert [len(r) for r in rows] == list(layout)
+    for got, want in zip((b for r in rows for b in r), (b for r in truth for b in r), strict=True):
+        # a drawn outline straddles the tube's edge, so a box may hold its outer half
+        assert abs(got[0] - want[0]) <= 3 + outline and abs(got[2] - want[2]) <= 4 + outline
+        assert abs(got[1] - want[1]) <= 6 and abs(got[1] + got[3] - want[1] - want[3]) <= 6
+
+
+def test_a_blank_picture_has_no_tubes():
+    """Nothing tube-like: no rows at all (the reader then says no tubes were found)."""
+    img = np.full((800, 480, 3), BG, np.uint8)
+    assert find_tubes(img) == []
+
+
+# seeds of the style-randomised generator whose tubes only the side-finding locator finds,
+# one or more per outline style (none, thin, thick)
+@pytest.mark.parametrize("seed", [6, 87, 121, 52, 114, 88])
+def test_synthetic_boards_tube_count_and_layout(seed):
+    """The reading has the board's tubes, row by row."""
+    board = synth_board(seed)
+    reading = read_screenshot(board.image)
+    assert reading.layout == board.layout
+    assert len(reading.tubes) == len(board.tubes)
