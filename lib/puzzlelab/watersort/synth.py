@@ -3,8 +3,9 @@ looks it was not designed on.
 
 `synth_board(rng)` draws one board the way some game might: a flat, gradient or photographic
 background (with doodles), thick, thin or no tube outlines, round or flat bottoms, curtains,
-locks and banners over some tubes, '?' marks in several styles, palettes that include greys,
-whites, blacks and colours close to the background, 1-3 rows of 3-16 tubes, capacity 2-6,
+locks and banners over some tubes, '?' marks in several styles (on grey cells, dark or light), palettes that include greys,
+whites, blacks and colours close to the background, 1-3 rows of 3-16 tubes, capacity 3-6
+(2 on request: such a board cannot tell capacity 2 from 4 when every run is one unit),
 a status bar and an ad banner, 200-3000 pixels tall, saved as JPEG at quality 30-95.
 Every board is legible to a player, as a game's must be: a unit is at least MIN_UNIT_PX
 tall and a tube MIN_TUBE_PX wide (a small picture of a big board is drawn taller), and no
@@ -223,7 +224,7 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
         raise PuzzleError(
             f"capacity must be a whole number from 2 to 6 (or None), not {capacity!r}"
         )
-    capacity = int(capacity or rng.choice([2, 3, 4, 4, 4, 5, 6]))
+    capacity = int(capacity or rng.choice([3, 4, 4, 4, 5, 6]))
     n_tubes = int(rng.integers(3, 17))
     tubes = _deal(rng, n_tubes, capacity)
     layout = _layout(rng, n_tubes)
@@ -271,11 +272,9 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
     th = int(unit * (capacity + style["headroom"]))
     row_gap = (area_h - len(layout) * th) / (len(layout) + 1)
     outline = {"thick": max(2, tw // 10), "thin": 1, "none": 0}[style["outline"]]
-    hidden_style = (
-        (rng.integers(30, 90, 3), (235, 235, 235))
-        if rng.random() < 0.6
-        else (rng.integers(110, 160, 3), (20, 20, 20))
-    )
+    grey = int(rng.integers(30, 90)) if rng.random() < 0.6 else int(rng.integers(110, 170))
+    mark = (235, 235, 235) if grey < 100 else (20, 20, 20)  # a '?' cell: grey, mark in contrast
+    hidden_style = (np.clip(grey + rng.integers(-4, 5, 3), 0, 255), mark)
     stroke = (230, 230, 230) if rng.random() < 0.5 else (90, 90, 90)
     tint = style["outline"] == "none" or rng.random() < 0.5
     truth: list[list[str] | None] = []
