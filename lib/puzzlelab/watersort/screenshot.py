@@ -1067,9 +1067,10 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         if round(r) <= below and keep:  # under half a unit: a meniscus, highlight or cork edge
             continue
         top = max(below + 1, round(r))
-        if s.kind == "hidden" and s.glyphs:
-            top = below + s.glyphs  # one '?' mark per hidden unit
-        s.units, s.fit = top - below, 1 - 2 * abs(r - round(r))
+        fit = 1 - 2 * abs(r - round(r))
+        if s.kind == "hidden" and s.glyphs and fit < 0.5:
+            top = below + s.glyphs  # no clear edge on the unit grid: one '?' mark per unit
+        s.units, s.fit = top - below, fit
         below = top
         keep.append(s)
     segs[:] = keep
