@@ -4,8 +4,9 @@ looks it was not designed on.
 `synth_board(rng)` draws one board the way some game might: a flat, gradient or photographic
 background (with doodles), thick, thin or no tube outlines, round or flat bottoms, curtains,
 locks and banners over some tubes, '?' marks in several styles (on grey cells, dark or
-light), palettes that include greys, whites, blacks and colours close to the background, 1-3 rows of 3-16 tubes, capacity 3-6
-(2 on request: such a board cannot tell capacity 2 from 4 when every run is one unit),
+light), palettes that include greys, whites, blacks and colours close to the background,
+1-3 rows of 3-16 tubes, capacity 3-6 (2 on request: such a board cannot tell capacity 2
+from 4 when every run is one unit),
 a status bar and an ad banner, 200-3000 pixels tall, saved as JPEG at quality 30-95.
 Every board is legible to a player, as a game's must be: a unit is at least MIN_UNIT_PX
 tall and a tube MIN_TUBE_PX wide (a small picture of a big board is drawn taller), and no
