@@ -370,6 +370,7 @@ class _Segment:
     units: int = 0
     fit: float = 1.0
     glyphs: int = 0  # '?' marks counted inside a hidden run (0: not counted)
+    glass: float = np.inf  # CIELAB distance from the empty glass at its height
 
     @property
     def length(self) -> int:
@@ -456,6 +457,8 @@ def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
     light, on any fill colour. A glint down the glass runs the whole height, a line between
     units crosses only a few rows."""
     x, y, w, h = box
+    if seg.y0 <= y + 0.03 * h:
+        return False  # the rim, with its glints, is not a '?'
     cut = seg.length // 5
     y1 = min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
     mark = _marks(images, box, seg, seg.y0 + cut, y1, 0.25, 0.75)
@@ -567,39 +570,51 @@ class _Glass:
     ref: np.ndarray
     boxes: tuple
     bg: np.ndarray
+    rims: dict = field(default_factory=dict)  # box -> (its rim colour, background beside)
 
     def distance(self, seg: _Segment, box: tuple) -> float:
-        """CIELAB distance of a segment's colour from the empty glass at its height."""
+        """CIELAB distance of a segment's colour from the empty glass at its height, seen
+        from the tube's own rim when that rim is empty glass, else from the board's."""
         side = _beside(self.lab, box, seg.y0, seg.y1, _room(box, list(self.boxes)))
         if side is None:
             return float(np.linalg.norm(seg.lab - self.color))
-        shift = side - self.ref
-        t = float(np.clip(np.dot(seg.lab - self.color, shift) / (shift @ shift + 1e-9), 0, 1))
-        along = np.linalg.norm(seg.lab - self.color - t * shift)
+        color, ref = self.color, self.ref
+        rim = self.rims.get(box)
+        if rim is not None and _off_line(rim[0], self.color, rim[1] - self.ref) < 10:
+            color, ref = rim
+        along = _off_line(seg.lab, color, side - ref)
         return float(min(along, np.linalg.norm(seg.lab - self.bg)))
+
+
+def _off_line(c: np.ndarray, start: np.ndarray, shift: np.ndarray) -> float:
+    """Distance of colour `c` from the segment from `start` to `start + shift`."""
+    t = float(np.clip(np.dot(c - start, shift) / (shift @ shift + 1e-9), 0, 1))
+    return float(np.linalg.norm(c - start - t * shift))
+
+
+def _rim(lab: np.ndarray, box: tuple, every: list[tuple], bg: np.ndarray) -> tuple:
+    """(colour just under a tube's rim, background beside it there)."""
+    x, y, w, h = box
+    y0 = y + int(0.08 * h)
+    y1 = y0 + max(2, h // 25)
+    band = np.median(lab[y0:y1, x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3), axis=0)
+    side = _beside(lab, box, y0, y1, _room(box, every))
+    return band, bg if side is None else side
 
 
 def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarray) -> _Glass:
     """Empty glass: of the rim colours of `boxes` seen twice, the one nearest to the
     background (`every` box found, covered ones too, bounds the background beside a tube)."""
-    bands, sides = [], []
-    for box in boxes:
-        x, y, w, h = box
-        y0 = y + int(0.08 * h)
-        y1 = y0 + max(2, h // 25)
-        bands.append(
-            np.median(lab[y0:y1, x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3), axis=0)
-        )
-        side = _beside(lab, box, y0, y1, _room(box, every))
-        sides.append(bg if side is None else side)
-    bands = np.array(bands)
+    rims = {box: _rim(lab, box, every, bg) for box in every}
+    bands = np.array([rims[b][0] for b in boxes])
+    sides = np.array([rims[b][1] for b in boxes])
     d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
     far = np.linalg.norm(bands - bg, axis=1)
     shared = (d < 8).sum(axis=1) >= min(2, len(bands))
     pick = np.where(shared, far, np.inf)
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
-    ref = np.median(np.array(sides)[near], axis=0)
-    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg)
+    ref = np.median(sides[near], axis=0)
+    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims)
 
 
 def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
@@ -894,12 +909,12 @@ def _segment_tubes(
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
         for s in segs:
-            near = glass.distance(s, box)
-            if near < 8:
+            s.glass = glass.distance(s, box)
+            if s.glass < 8:
                 s.kind = "empty"
             elif _is_glyph(images, box, s):
                 s.kind = "hidden"
-            elif near < 16:
+            elif s.glass < 16:
                 s.kind = "empty"
         raw.append((k, box, segs))
     if "fill" not in marks:
@@ -912,7 +927,7 @@ def _segment_tubes(
         k, box, segs = r
         for s in segs:
             if s.kind == "hidden" and not _hidden_look(s, marks["fill"]):
-                s.kind = "liquid"  # a symbol drawn on a liquid, not a '?'
+                s.kind = "empty" if s.glass < 16 else "liquid"  # a symbol or glint, not a '?'
         segs = _merge_hidden(segs)
         for s in segs:
             if s.kind == "hidden":
