@@ -675,6 +675,7 @@ class _Segment:
     units: int = 0
     fit: float = 1.0
     glyphs: int = 0  # '?' marks counted inside a hidden run (0: not counted)
+    glass: float = np.inf  # CIELAB distance from the empty glass at its height
 
     @property
     def length(self) -> int:
@@ -746,26 +747,39 @@ def _merge_hidden(segs: list[_Segment]) -> list[_Segment]:
     return out
 
 
-def _is_glyph(lab: np.ndarray, box: tuple, seg: _Segment) -> bool:
-    """A dark neutral segment with a bright mark inside: the game's '?' for hidden units."""
-    L, a, b = seg.lab
-    if L > 45 or np.hypot(a, b) > 12:
-        return False
+def _marks(images: tuple, box: tuple, seg: _Segment, y0: int, y1: int, x0: float, x1: float):
+    """Boolean map of pixels much lighter or darker than the flat fill around them, rows y0
+    to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on the liquid)."""
+    lab, flat = images
     x, _, w, _ = box
+    cols = slice(x + int(x0 * w), x + int(x1 * w))
+    return np.abs(lab[y0:y1, cols, 0] - flat[y0:y1, cols, 0]) > 30
+
+
+def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
+    """A flat run with a mark of other lightness inside it that does not run its whole
+    height: the game's '?' (or whatever it draws) for hidden units, light on dark or dark on
+    light, on any fill colour. A glint down the glass runs the whole height, a line between
+    units crosses only a few rows."""
+    x, y, w, h = box
+    if seg.y0 <= y + 0.03 * h:
+        return False  # the rim, with its glints, is not a '?'
     cut = seg.length // 5
-    patch = lab[seg.y0 + cut : seg.y1 - cut, x + int(0.25 * w) : x + int(0.75 * w), 0]
-    bright = (patch > L + 30).mean() if patch.size else 0.0
-    return 0.01 < bright < 0.45
+    y1 = min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
+    mark = _marks(images, box, seg, seg.y0 + cut, y1, 0.25, 0.75)
+    if mark.size == 0:
+        return False
+    rows = mark.any(axis=1).mean()  # a line between two units crosses few rows
+    return 0.01 < mark.mean() < 0.45 and 0.15 < rows < 0.9
 
 
-def _count_glyphs(lab: np.ndarray, box: tuple, seg: _Segment) -> int:
+def _count_glyphs(images: tuple, box: tuple, seg: _Segment) -> int:
     """How many '?' marks a hidden run shows (a mark's dot is joined to its hook)."""
     x, y, w, h = box
     y1 = seg.y1 - (w // 3 if seg.y1 >= y + h - 2 else w // 8)  # not the outline's bottom
-    patch = lab[seg.y0 + w // 8 : y1, x + int(0.2 * w) : x + int(0.8 * w), 0]  # nor neighbours
-    if patch.size == 0:
+    mask = _marks(images, box, seg, seg.y0 + w // 8, y1, 0.2, 0.8).astype(np.uint8)
+    if mask.size == 0:
         return 0
-    mask = (patch > seg.lab[0] + 30).astype(np.uint8)
     mask = cv2.dilate(mask, np.ones((max(3, w // 6), 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     big = [a for a in stats[1:, cv2.CC_STAT_AREA] if a >= 0.02 * w * w]
@@ -816,7 +830,8 @@ def read_screenshot(
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
-    return _read_slots(lab, bg, slots, layout, scale, rgb.shape[:2], gaps, params)
+    flat = _flatten(img, slots, lab)
+    return _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
 
 
 def _beside(lab: np.ndarray, box: tuple, y0: int, y1: int, room: float) -> np.ndarray | None:
@@ -860,51 +875,75 @@ class _Glass:
     ref: np.ndarray
     boxes: tuple
     bg: np.ndarray
+    rims: dict = field(default_factory=dict)  # box -> (its rim colour, background beside)
 
     def distance(self, seg: _Segment, box: tuple) -> float:
-        """CIELAB distance of a segment's colour from the empty glass at its height."""
+        """CIELAB distance of a segment's colour from the empty glass at its height, seen
+        from the tube's own rim when that rim is empty glass, else from the board's."""
         side = _beside(self.lab, box, seg.y0, seg.y1, _room(box, list(self.boxes)))
         if side is None:
             return float(np.linalg.norm(seg.lab - self.color))
-        shift = side - self.ref
-        t = float(np.clip(np.dot(seg.lab - self.color, shift) / (shift @ shift + 1e-9), 0, 1))
-        along = np.linalg.norm(seg.lab - self.color - t * shift)
+        color, ref = self.color, self.ref
+        rim = self.rims.get(box)
+        if rim is not None and _off_line(rim[0], self.color, rim[1] - self.ref) < 10:
+            color, ref = rim
+        along = _off_line(seg.lab, color, side - ref)
         return float(min(along, np.linalg.norm(seg.lab - self.bg)))
+
+
+def _off_line(c: np.ndarray, start: np.ndarray, shift: np.ndarray) -> float:
+    """Distance of colour `c` from the segment from `start` to `start + shift`."""
+    t = float(np.clip(np.dot(c - start, shift) / (shift @ shift + 1e-9), 0, 1))
+    return float(np.linalg.norm(c - start - t * shift))
+
+
+def _rim(lab: np.ndarray, box: tuple, every: list[tuple], bg: np.ndarray) -> tuple:
+    """(colour just under a tube's rim, background beside it there)."""
+    x, y, w, h = box
+    y0 = y + int(0.08 * h)
+    y1 = y0 + max(2, h // 25)
+    band = np.median(lab[y0:y1, x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3), axis=0)
+    side = _beside(lab, box, y0, y1, _room(box, every))
+    return band, bg if side is None else side
 
 
 def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarray) -> _Glass:
     """Empty glass: of the rim colours of `boxes` seen twice, the one nearest to the
     background (`every` box found, covered ones too, bounds the background beside a tube)."""
-    bands, sides = [], []
-    for box in boxes:
-        x, y, w, h = box
-        y0 = y + int(0.08 * h)
-        y1 = y0 + max(2, h // 25)
-        bands.append(
-            np.median(lab[y0:y1, x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3), axis=0)
-        )
-        side = _beside(lab, box, y0, y1, _room(box, every))
-        sides.append(bg if side is None else side)
-    bands = np.array(bands)
+    rims = {box: _rim(lab, box, every, bg) for box in every}
+    bands = np.array([rims[b][0] for b in boxes])
+    sides = np.array([rims[b][1] for b in boxes])
     d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
     far = np.linalg.norm(bands - bg, axis=1)
     shared = (d < 8).sum(axis=1) >= min(2, len(bands))
     pick = np.where(shared, far, np.inf)
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
-    ref = np.median(np.array(sides)[near], axis=0)
-    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg)
+    ref = np.median(sides[near], axis=0)
+    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims)
 
 
-def _read_slots(lab, bg, slots, layout, scale, shape, gaps, params: ReaderParams) -> Reading:
-    """Segment every tube, find the unit height, hidden units and colours; build the Reading."""
+def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
+    """The CIELAB image with thin strokes ('?' marks, glints) filtered out: a median filter
+    a fifth of a tube wide keeps the edges between units where they are."""
+    width = float(np.median([b[2] for b, _ in slots]))
+    k = int(width / 5) // 2 * 2 + 1
+    return lab if k < 3 else rgb_to_lab(cv2.medianBlur(img, min(k, 31)))
+
+
+def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderParams) -> Reading:
+    """Segment every tube, find the unit height, hidden units and colours; build the Reading.
+
+    `images` is the CIELAB working image and its flattened copy (see `_flatten`)."""
+    lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
     height = float(np.median([b[3] for b in boxes]))
     unit, offset, ambiguous = None, 0.0, False
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
         floats: list[int] = []
+        marks: dict = {}
         per_tube = _segment_tubes(
-            lab, slots, glass, min_len or max(3.0, 0.35 * unit), params, floats
+            images, slots, glass, min_len or max(3.0, 0.35 * unit), params, floats, marks
         )
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if sum(w == 1.0 for _, w, _ in bounds) >= 3:
@@ -916,7 +955,7 @@ def _read_slots(lab, bg, slots, layout, scale, shape, gaps, params: ReaderParams
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
-    _read_missed(lab, slots, per_tube, glass, unit, offset, geo, params)
+    _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     first = None
     for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
@@ -1136,7 +1175,9 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
     return out
 
 
-def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: int, params) -> None:
+def _read_missed(
+    images, slots, per_tube, glass, unit: float, offset: float, geo: int, params, marks: dict
+) -> None:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube; anything taller (a curtain, a lock) or with colour above empty space (a
     cover's sliver at the bottom) stays covered (None)."""
@@ -1145,7 +1186,9 @@ def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: i
         if not filled:
             continue
         floats: list[int] = []
-        segs = _segment_tubes(lab, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats)
+        segs = _segment_tubes(
+            images, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats, marks
+        )
         segs = segs[0] or []
         _count_units(segs, box, unit, offset)
         if segs and not floats and sum(s.units for s in segs) <= limit:
@@ -1153,39 +1196,81 @@ def _read_missed(lab, slots, per_tube, glass, unit: float, offset: float, geo: i
 
 
 def _segment_tubes(
-    lab, slots, glass, min_len: float, params, floats: list[int] | None = None
+    images, slots, glass, min_len: float, params, floats: list[int] | None = None, marks=None
 ) -> list[list[_Segment] | None]:
     """Liquid and hidden segments of every tube (None for covered slots), bottom first; the
-    index of a tube with colour above its empty space is appended to `floats`."""
-    per_tube: list[list[_Segment] | None] = []
+    index of a tube with colour above its empty space is appended to `floats`. `images`: the
+    CIELAB image (glyphs are looked for in it) and its flattened copy (colours come from it).
+    `marks` (a dict) keeps the board's decision on which marked fill is hidden (see
+    `_hidden_fill`) for later calls on single slots."""
+    lab, flat = images
+    marks = {} if marks is None else marks
+    raw: list[tuple[int, tuple, list[_Segment]] | None] = []
     for k, (box, covered) in enumerate(slots):
         if covered:
-            per_tube.append(None)
+            raw.append(None)
             continue
-        prof = _profile(lab, box)
+        prof = _profile(flat, box)
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
         for s in segs:
-            near = glass.distance(s, box)
-            if near < 8:
+            s.glass = glass.distance(s, box)
+            if s.glass < 8:
                 s.kind = "empty"
-            elif _is_glyph(lab, box, s):
+            elif _is_glyph(images, box, s):
                 s.kind = "hidden"
-            elif near < 16:
+            elif s.glass < 16:
                 s.kind = "empty"
+        raw.append((k, box, segs))
+    if "fill" not in marks:
+        marks["fill"] = _hidden_fill([s for r in raw if r for s in r[2] if s.kind == "hidden"])
+    per_tube: list[list[_Segment] | None] = []
+    for r in raw:
+        if r is None:
+            per_tube.append(None)
+            continue
+        k, box, segs = r
+        for s in segs:
+            if s.kind == "hidden" and not _hidden_look(s, marks["fill"]):
+                s.kind = "empty" if s.glass < 16 else "liquid"  # a symbol or glint, not a '?'
         segs = _merge_hidden(segs)
         for s in segs:
             if s.kind == "hidden":
-                s.glyphs = _count_glyphs(lab, box, s)
+                s.glyphs = _count_glyphs(images, box, s)
         per_tube.append(_stack(segs, box))
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
 
 
+def _neutral(seg: _Segment) -> bool:
+    """A grey fill (dark, mid or light): games draw their '?' cells in one."""
+    return bool(np.hypot(seg.lab[1], seg.lab[2]) <= 15)
+
+
+def _hidden_fill(marked: list[_Segment]) -> np.ndarray | None:
+    """The one grey fill of the marked runs (a game draws every '?' alike), or None when
+    there is none or several."""
+    fills = np.array([s.lab for s in marked if _neutral(s)])
+    if not len(fills):
+        return None
+    centre = np.median(fills, axis=0)
+    return centre if np.linalg.norm(fills - centre, axis=1).max() < 12 else None
+
+
+def _hidden_look(seg: _Segment, fill: np.ndarray | None) -> bool:
+    """A marked run is hidden when its fill is grey and, if the board's marked grey runs
+    share one fill, that fill: a symbol on a coloured liquid (a colour-blind mode, the lab's
+    letters) is not a '?'."""
+    near = fill is None or np.linalg.norm(seg.lab - fill) < 12
+    return _neutral(seg) and bool(near)
+
+
 def _floating(segs: list[_Segment], box: tuple) -> bool:
-    """True when a tall run of colour sits above empty glass (liquid never floats)."""
-    kinds = [s.kind != "empty" and s.length > 0.08 * box[3] for s in segs]
+    """True when a tall run of liquid sits above empty glass (liquid never floats; the rim at
+    the top is not liquid)."""
+    _, y, _, h = box
+    kinds = [s.kind == "liquid" and s.length > 0.08 * h and s.y0 > y + 0.1 * h for s in segs]
     empty = [s.kind == "empty" for s in segs]
     return any(kinds[i] and any(empty[i + 1 :]) for i in range(len(segs)))
 
@@ -1199,6 +1284,7 @@ def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
     for segs in over:
         full = segs[0].kind == "liquid" and segs[0].units == capacity
         plugs = all(s.kind == "liquid" and s.units == 1 for s in segs[1:])
+        plugs = plugs or (len(segs) == 2 and segs[1].kind == "hidden")  # a cork's grain
         alien = all(min(np.linalg.norm(s.lab - c) for c in liquids) > 12 for s in segs[1:])
         if full and plugs and alien:
             del segs[1:]
@@ -1301,9 +1387,10 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         if round(r) <= below and keep:  # under half a unit: a meniscus, highlight or cork edge
             continue
         top = max(below + 1, round(r))
-        if s.kind == "hidden" and s.glyphs:
-            top = below + s.glyphs  # one '?' mark per hidden unit
-        s.units, s.fit = top - below, 1 - 2 * abs(r - round(r))
+        fit = 1 - 2 * abs(r - round(r))
+        if s.kind == "hidden" and s.glyphs and fit < 0.5:
+            top = below + s.glyphs  # no clear edge on the unit grid: one '?' mark per unit
+        s.units, s.fit = top - below, fit
         below = top
         keep.append(s)
     segs[:] = keep

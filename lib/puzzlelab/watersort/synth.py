@@ -3,12 +3,14 @@ looks it was not designed on.
 
 `synth_board(rng)` draws one board the way some game might: a flat, gradient or photographic
 background (with doodles), thick, thin or no tube outlines, round or flat bottoms, curtains,
-locks and banners over some tubes, '?' marks in several styles, palettes that include greys,
-whites, blacks and colours close to the background, 1-3 rows of 3-16 tubes, capacity 2-6,
+locks and banners over some tubes, '?' marks in several styles (on grey cells, dark or
+light), palettes that include greys, whites, blacks and colours close to the background,
+1-3 rows of 3-16 tubes, capacity 3-6 (2 on request: such a board cannot tell capacity 2
+from 4 when every run is one unit),
 a status bar and an ad banner, 200-3000 pixels tall, saved as JPEG at quality 30-95.
 Every board is legible to a player, as a game's must be: a unit is at least MIN_UNIT_PX
 tall and a tube MIN_TUBE_PX wide (a small picture of a big board is drawn taller), and no
-liquid is within ΔE 14 of the background or the empty glass.
+liquid is within ΔE 20 of the background or the empty glass.
 Everything comes from one seeded `rng`, so a failing board is reproduced by its seed.
 """
 
@@ -58,7 +60,7 @@ def _deal(rng: np.random.Generator, n_tubes: int, capacity: int) -> list[list[st
 
 def _palette(rng: np.random.Generator, n: int, avoid: np.ndarray) -> list[tuple[int, int, int]]:
     """`n` colours at least ΔE 22 apart: saturated hues plus greys, white, black and shades
-    near the background (never closer than ΔE 14 to it or to the empty glass, rows of `avoid`
+    near the background (never closer than ΔE 20 to it or to the empty glass, rows of `avoid`
     in CIELAB: a player could not tell such a liquid from empty space)."""
     pool = []
     for _ in range(400):
@@ -73,7 +75,7 @@ def _palette(rng: np.random.Generator, n: int, avoid: np.ndarray) -> list[tuple[
     labs: list[np.ndarray] = []
     for c in pool:
         lab = rgb_to_lab(np.array([c], dtype=np.uint8))[0]
-        if np.linalg.norm(avoid - lab, axis=1).min() < 14:
+        if np.linalg.norm(avoid - lab, axis=1).min() < 20:
             continue
         if all(np.linalg.norm(lab - o) >= 22 for o in labs):
             out.append(c)
@@ -214,6 +216,19 @@ def _layout(rng: np.random.Generator, n_tubes: int) -> list[int]:
     return [base + (1 if r < extra else 0) for r in range(rows)]
 
 
+def _hidden_style(rng: np.random.Generator, avoid: np.ndarray) -> tuple[np.ndarray, tuple]:
+    """A '?' cell's grey fill (dark or light, at least ΔE 20 from the `avoid` colours in
+    CIELAB) and its mark's colour, in contrast."""
+    dark = rng.random() < 0.6
+    for _ in range(50):
+        grey = int(rng.integers(30, 90)) if dark else int(rng.integers(110, 170))
+        fill = np.clip(grey + rng.integers(-4, 5, 3), 0, 255)
+        lab = rgb_to_lab(fill.astype(np.uint8).reshape(1, 3))[0]
+        if np.linalg.norm(avoid - lab, axis=1).min() >= 20:
+            break
+    return fill, (235, 235, 235) if grey < 100 else (20, 20, 20)
+
+
 def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoard:
     """Draw one random board in a random style (see the module docstring)."""
     rng = make_rng(rng)
@@ -223,7 +238,7 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
         raise PuzzleError(
             f"capacity must be a whole number from 2 to 6 (or None), not {capacity!r}"
         )
-    capacity = int(capacity or rng.choice([2, 3, 4, 4, 4, 5, 6]))
+    capacity = int(capacity or rng.choice([3, 4, 4, 4, 5, 6]))
     n_tubes = int(rng.integers(3, 17))
     tubes = _deal(rng, n_tubes, capacity)
     layout = _layout(rng, n_tubes)
@@ -271,11 +286,7 @@ def synth_board(rng: object = None, *, capacity: int | None = None) -> SynthBoar
     th = int(unit * (capacity + style["headroom"]))
     row_gap = (area_h - len(layout) * th) / (len(layout) + 1)
     outline = {"thick": max(2, tw // 10), "thin": 1, "none": 0}[style["outline"]]
-    hidden_style = (
-        (rng.integers(30, 90, 3), (235, 235, 235))
-        if rng.random() < 0.6
-        else (rng.integers(110, 160, 3), (20, 20, 20))
-    )
+    hidden_style = _hidden_style(rng, rgb_to_lab(avoid))
     stroke = (230, 230, 230) if rng.random() < 0.5 else (90, 90, 90)
     tint = style["outline"] == "none" or rng.random() < 0.5
     truth: list[list[str] | None] = []
