@@ -2,9 +2,12 @@
 
 General image analysis, no game's pixel coordinates or colours:
 
-1. the image is scaled to a working height; tube outlines are found as tall connected
-   components of the edge map, grouped by size into rows (reading order: top row first);
-   a row's regular spacing extrapolates to tubes hidden behind curtains;
+1. the image is scaled to a working height; tubes are found twice: as outlines (tall
+   connected components of the edge map, grouped by size into rows) and by their sides (in
+   each band of image rows crossed by long vertical edges, the comb of one tube width and one
+   pitch that explains the strongest side edges), the second kept when it finds more tubes
+   and holds every outlined one; rows are in reading order (top row first); a row's regular
+   spacing extrapolates to tubes with faint glass and to tubes hidden behind curtains;
 2. a colour profile down each tube's centre (per-row median in CIELAB) is cut where the colour
    jumps; segments like the empty glass (sampled under every tube's rim) are empty space;
 3. the unit height is the largest height that makes every liquid segment a whole number of
@@ -206,24 +209,24 @@ def _similar(a: tuple, b: tuple, tol: float = 0.25) -> bool:
 def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
     """Rows (top first) of tube boxes (x, y, w, h), each row left to right, in `img` pixels."""
     lab = rgb_to_lab(img)
-    rows = _find_rows(img, lab)
+    side = _side_strength(lab)
+    rows = _find_rows(img, lab, side)
     if not rows:
         return []
-    return [[b for b, _ in row] for row in _assemble(rows, lab, [])]
+    return [[b for b, _ in row] for row in _assemble(rows, lab, side, [])]
 
 
-def _find_rows(img: np.ndarray, lab: np.ndarray) -> list[list[tuple[tuple, bool]]]:
+def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[tuple]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
-    separate rows and more tubes (slots the row's pitch adds included) than the outlines' and holds
-    the tubes the outlines found."""
+    separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
+    and holds the tubes the outlines found."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
-    comb = _comb_rows(lab, shapes)
-    if not comb:
-        return outline
-    if not outline:
-        return comb
-    more = _levels(comb) >= _levels(outline) and _count(comb, lab) > _count(outline, lab)
+    comb = _comb_rows(lab, side, shapes)
+    if not comb or not outline:
+        return comb or outline
+    rows_ok = _levels(comb) >= _levels(outline)
+    more = rows_ok and _count(comb, lab, side) > _count(outline, lab, side)
     return comb if more and _explains(comb, outline) else outline
 
 
@@ -248,15 +251,15 @@ def _explains(rows: list, others: list) -> bool:
     return hits >= 0.8 * len(theirs)
 
 
-def _count(rows: list[list[tuple[tuple, bool]]], lab: np.ndarray) -> int:
+def _count(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray) -> int:
     """Number of slots in `rows` once each row's pitch has filled it."""
-    return sum(len(row) for row in _assemble(rows, lab, []))
+    return sum(len(row) for row in _assemble(rows, lab, side, []))
 
 
-def _assemble(rows: list[list[tuple]], lab: np.ndarray, gaps: list) -> list[list[tuple]]:
+def _assemble(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray, gaps: list) -> list:
     """Every row's (box, doubtful) slots, filled at its pitch (see `_fill_row`)."""
     bg = _background(lab, rows)
-    side, hint = _side_strength(lab), _pitch_hint(rows)
+    hint = _pitch_hint(rows)
     return [
         _fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hint) for r, row in enumerate(rows)
     ]
@@ -582,7 +585,7 @@ def _outermost(pairs: list[tuple[int, int]], pitch: float) -> list[tuple[int, in
 
 def _extent(side: np.ndarray, lab: np.ndarray, pairs: list, w: int, band: tuple) -> tuple:
     """(top, bottom) of a row: as far as its tubes' sides go on, and below them the rounded
-    bottoms, whose centres still differ from the gaps beside them."""
+    bottoms, whose centres keep the bottom unit's colour and differ from the gaps beside them."""
     a, b = band
     cols = sorted({c for pair in pairs for c in pair})
     s = np.median(np.stack([side[:, max(0, c - 2) : c + 3].max(axis=1) for c in cols]), axis=0)
@@ -604,9 +607,12 @@ def _extent(side: np.ndarray, lab: np.ndarray, pairs: list, w: int, band: tuple)
     gaps = [(r + nl) // 2 for (_, r), (nl, _) in zip(pairs, pairs[1:], strict=False)]
     ys = np.arange(bottom, min(len(s), bottom + int(0.8 * w)))
     if gaps and len(ys):
-        centres = lab[ys][:, [left + w // 2 for left, _ in pairs]].astype(float)
+        mid = [left + w // 2 for left, _ in pairs]
+        centres = lab[ys][:, mid].astype(float)
         gap = np.median(lab[ys][:, gaps].astype(float), axis=1)
+        above = lab[max(top, bottom - 3), mid].astype(float)  # the bottom unit's colour
         differs = np.median(np.linalg.norm(centres - gap[:, None], axis=2), axis=1) > 8
+        differs &= np.median(np.linalg.norm(centres - above[None], axis=2), axis=1) < 15
         bottom += len(ys) if differs.all() else int(np.argmin(differs))
     return top, bottom
 
@@ -624,10 +630,9 @@ def _faint(side: np.ndarray, boxes: list[tuple], pitch: float, width: int) -> li
     return out
 
 
-def _comb_rows(lab: np.ndarray, shapes: list[tuple]) -> list[list[tuple[tuple, bool]]]:
+def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[list[tuple]]:
     """Rows of (box, odd) from the comb of tube sides in each band (see the section note);
     rows must hold tubes of the best row's size, a one-tube row takes the best row's pitch."""
-    side = _side_strength(lab)
     height, width = side.shape
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
@@ -821,12 +826,13 @@ def read_screenshot(
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
     lab = rgb_to_lab(img)
-    rows = _find_rows(img, lab)
+    side = _side_strength(lab)
+    rows = _find_rows(img, lab, side)
     if not rows:
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tubes")
     bg = _background(lab, rows)
     gaps: list[tuple[int, int]] = []
-    filled = _assemble(rows, lab, gaps)
+    filled = _assemble(rows, lab, side, gaps)
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
