@@ -57,7 +57,7 @@ def test_a_blank_picture_has_no_tubes():
 
 # seeds of the style-randomised generator whose tubes only the side-finding locator finds,
 # one or more per outline style (none, thin, thick)
-@pytest.mark.parametrize("seed", [6, 23, 11, 30, 44, 46])
+@pytest.mark.parametrize("seed", [6, 23, 11, 30, 44, 166])
 def test_synthetic_boards_tube_count_and_layout(seed):
     """The reading has the board's tubes, row by row."""
     board = synth_board(seed)

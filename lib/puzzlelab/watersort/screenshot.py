@@ -218,8 +218,8 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
 
 def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[tuple]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
-    separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
-    and holds the tubes the outlines found."""
+    separate rows and more tubes (slots the rows' pitch adds included) than the outlines',
+    holds the tubes the outlines found and spaces them alike."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
@@ -227,7 +227,21 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
         return comb or outline
     rows_ok = _levels(comb) >= _levels(outline)
     more = rows_ok and _count(comb, lab, side) > _count(outline, lab, side)
-    return comb if more and _explains(comb, outline) else outline
+    return comb if more and _explains(comb, outline) and _same_pitch(comb, outline) else outline
+
+
+def _same_pitch(rows: list, others: list) -> bool:
+    """True when every row of `others` with two or more well-matched boxes is spaced like the
+    row of `rows` beside it (within 10 %): the comb did not take gaps for tubes."""
+    for row in others:
+        good = [b for b, odd in row if not odd]
+        if len(good) < 2:
+            continue
+        mate = [r for r in rows if _y_overlap(r[0][0], good[0]) and len(r) > 1]
+        step = float(np.median(np.diff(sorted(b[0] for b, _ in mate[0])))) if mate else 0.0
+        if mate and abs(step - _pitch(row)) > 0.1 * _pitch(row):
+            return False
+    return True
 
 
 def _levels(rows: list) -> int:
