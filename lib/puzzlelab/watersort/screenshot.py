@@ -571,18 +571,17 @@ class _Glass:
     boxes: tuple
     bg: np.ndarray
     rims: dict = field(default_factory=dict)  # box -> (its rim colour, background beside)
+    fit: tuple | None = None  # (a, b): empty glass = a * background behind + b, or None
 
     def distance(self, seg: _Segment, box: tuple) -> float:
-        """CIELAB distance of a segment's colour from the empty glass at its height, seen
-        from the tube's own rim when that rim is empty glass, else from the board's."""
+        """CIELAB distance of a segment's colour from the empty glass at its height."""
         side = _beside(self.lab, box, seg.y0, seg.y1, _room(box, list(self.boxes)))
         if side is None:
             return float(np.linalg.norm(seg.lab - self.color))
-        color, ref = self.color, self.ref
-        rim = self.rims.get(box)
-        if rim is not None and _off_line(rim[0], self.color, rim[1] - self.ref) < 10:
-            color, ref = rim
-        along = _off_line(seg.lab, color, side - ref)
+        along = _off_line(seg.lab, self.color, side - self.ref)
+        if self.fit is not None:
+            a, b = self.fit
+            along = min(along, float(np.linalg.norm(seg.lab - a * side - b)))
         return float(min(along, np.linalg.norm(seg.lab - self.bg)))
 
 
@@ -613,8 +612,30 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     shared = (d < 8).sum(axis=1) >= min(2, len(bands))
     pick = np.where(shared, far, np.inf)
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
-    ref = np.median(sides[near], axis=0)
-    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims)
+    ref = np.median(sides[near] if near.any() else sides, axis=0)
+    every_rim = np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every])
+    fit = _see_through(*every_rim)
+    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims, fit)
+
+
+def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
+    """(a, b) with rim = a * background beside + b for most rims (see-through glass of
+    opacity 1 - a), refitted without the rims it does not explain (liquid up to the rim);
+    None with fewer than three tubes or when under half of the rims fit."""
+    if len(rims) < 3:
+        return None
+    keep = np.ones(len(rims), bool)
+    for _ in range(3):
+        x, y = sides[keep], rims[keep]
+        xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
+        var = float((xc * xc).sum())
+        a = float(np.clip((xc * yc).sum() / var, 0, 1)) if var > 1e-6 else 0.0
+        b = (y - a * x).mean(axis=0)
+        err = np.linalg.norm(rims - a * sides - b, axis=1)
+        keep = err < max(4.0, 2.5 * float(np.median(err)))
+        if keep.sum() < max(3, len(rims) / 2):
+            return None
+    return a, b
 
 
 def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
