@@ -613,8 +613,7 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     pick = np.where(shared, far, np.inf)
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
-    every_rim = np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every])
-    fit = _see_through(*every_rim)
+    fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
     return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims, fit)
 
 
@@ -624,7 +623,10 @@ def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
     None with fewer than three tubes or when under half of the rims fit."""
     if len(rims) < 3:
         return None
-    keep = np.ones(len(rims), bool)
+    d = np.linalg.norm(rims[:, None] - rims[None], axis=2)
+    keep = (d < 8).sum(axis=1) >= 3  # start from rims that agree with two others
+    if keep.sum() < 3:
+        keep[:] = True
     for _ in range(3):
         x, y = sides[keep], rims[keep]
         xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
@@ -632,7 +634,7 @@ def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
         a = float(np.clip((xc * yc).sum() / var, 0, 1)) if var > 1e-6 else 0.0
         b = (y - a * x).mean(axis=0)
         err = np.linalg.norm(rims - a * sides - b, axis=1)
-        keep = err < max(4.0, 2.5 * float(np.median(err)))
+        keep = err < max(4.0, 2.5 * float(np.median(err[keep])))
         if keep.sum() < max(3, len(rims) / 2):
             return None
     return a, b
