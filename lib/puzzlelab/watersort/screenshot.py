@@ -609,7 +609,7 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     sides = np.array([rims[b][1] for b in boxes])
     d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
     far = np.linalg.norm(bands - bg, axis=1)
-    shared = (d < 8).sum(axis=1) >= min(2, len(bands))
+    shared = ((d < 8).sum(axis=1) >= min(2, len(bands))) | (far < 8)  # or clear glass
     pick = np.where(shared, far, np.inf)
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
