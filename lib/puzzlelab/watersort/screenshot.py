@@ -672,6 +672,8 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
+        if segs and marks.get("fill") is not None:
+            segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
     _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
@@ -1112,6 +1114,40 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         below = top
         keep.append(s)
     segs[:] = keep
+
+
+def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fill) -> list:
+    """Cut grey liquid runs of the board's '?' fill into '?' cells and liquid cells, unit by
+    unit on the grid: a grey liquid resting on '?' cells of the same grey is one colour run
+    down the tube, and only the marks tell the cells apart. `segs` runs bottom up."""
+    bottom = box[1] + box[3] - offset
+    out, below = [], 0
+    for s in segs:
+        if s.kind != "liquid" or not _hidden_look(s, fill) or s.units < 1:
+            out.append(s)
+            below += s.units
+            continue
+        for k in range(below, below + s.units):
+            y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
+            kind = "hidden" if _cell_marked(images, box, y0, y1) else "liquid"
+            if out and out[-1].kind == kind and out[-1].y0 == y1 and out[-1] is not s:
+                last = out[-1]
+                out[-1] = _Segment(y0, last.y1, last.lab, kind, last.units + 1, last.fit)
+            else:
+                out.append(_Segment(y0, y1, s.lab, kind, 1, s.fit, glyphs=1))
+        below += s.units
+    return out
+
+
+def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
+    """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill."""
+    x, y, w, h = box
+    trim = (y1 - y0) // 6
+    rows = (max(y0 + trim, y), min(y1 - trim, y + h - w // 4))
+    if rows[1] - rows[0] < 2:
+        return False
+    mark = _marks(images, box, None, rows[0], rows[1], 0.25, 0.75)
+    return bool(0.01 < mark.mean() < 0.45 and mark.any(axis=1).mean() > 0.15)
 
 
 def _unit_height(segs: list[_Segment], height: float) -> tuple[float, bool]:
