@@ -15,6 +15,7 @@ next) gives exactly one row: its last stable puzzle scene.
 
 from __future__ import annotations
 
+import itertools
 import os
 import warnings
 from collections import deque
@@ -24,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pandas as pd
+from numba import njit
 from scipy.optimize import linear_sum_assignment
 from tqdm import tqdm
 
@@ -45,6 +47,7 @@ THUMB = (80, 45)  # thumbnail size for change detection (16:9 frames)
 BLOCKS = (16, 9)  # blocks over which change is averaged
 COARSE = 8  # ... and at COARSE x COARSE while searching for the board
 TEMPLATE = 16  # cells and tiles are compared at TEMPLATE x TEMPLATE pixels
+KEEP_BYTES = 256 * 2**20  # frames kept while looking for the board (read again, not decoded)
 CELL_MARGIN = 0.15  # fraction of a cell trimmed on each side (borders, misalignment)
 BLANK_CONTRAST = 12.0  # grey-level spread at which a cell stops looking like the flat blank
 
@@ -129,28 +132,35 @@ def read_cells(cells: np.ndarray, templates: np.ndarray, rect: Rect) -> Reading:
     """Assign tiles to the nine cells for every picture; keep the best picture.
 
     The score of a picture is the mean correlation of its 8 tiles in their assigned cells.
+    Each tile's best cell gives an upper bound of that score (exact when the best cells are
+    all different); the assignment (Hungarian method) is solved only for the pictures whose
+    bound could still make them the best or the runner-up, most promising first.
     """
     n_pictures, n_tiles, k = templates.shape
     corr = (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
     best = corr.argmax(axis=2)
-    ordered = np.sort(best, axis=1)
-    distinct = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)  # row maxima are the optimum
-    for p in np.flatnonzero(~distinct):
-        best[p] = linear_sum_assignment(-corr[p])[1]
-    values = np.take_along_axis(corr, best[:, :, None], axis=2)[:, :, 0]
-    scores = values.sum(axis=1) / n_tiles
-    p = int(np.argmax(scores))
+    values = corr.max(axis=2)
+    bound = values.sum(axis=1) / n_tiles
+    order = np.argsort(-bound, kind="stable").tolist()
+    scores: dict[int, float] = {}
+    for p in order:
+        if len(scores) >= 2 and bound[p] <= sorted(scores.values())[-2]:
+            break  # neither this picture nor any after it can be in the top two
+        if len(set(best[p].tolist())) < n_tiles:  # two tiles want one cell: assign
+            best[p] = linear_sum_assignment(-corr[p])[1]
+            values[p] = corr[p, np.arange(n_tiles), best[p]]
+        scores[p] = float(values[p].sum()) / n_tiles
+    p = max(scores, key=scores.get)
     state = [0] * 9
     for tile, cell in zip(TILE_LABELS, best[p].tolist(), strict=True):
         state[cell] = tile
-    others = np.delete(scores, p)
     return Reading(
         rect=rect,
         picture=p + 1,
         state=tuple(state),
-        score=float(scores[p]),
+        score=scores[p],
         confidence=float(values[p].min()),
-        runner_up=float(others.max()) if len(others) else 0.0,
+        runner_up=max((v for q, v in scores.items() if q != p), default=0.0),
         corr=corr,
     )
 
@@ -187,6 +197,11 @@ def read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading 
         and round(np.sqrt(templates.shape[2])) ** 2 == templates.shape[2] > 0
     ):
         raise InvalidPuzzleError("templates must come from tile_templates(pictures)")
+    return _read_board(frame, rect, templates)
+
+
+def _read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading | None:
+    """`read_board` without checking its arguments (the extractor's inner loop)."""
     size = int(round(np.sqrt(templates.shape[2])))
     cell, trim = sampling_grid(size, CELL_MARGIN)
     board = board_image(frame, rect, 3 * cell)
@@ -297,8 +312,8 @@ def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
     return min(w / THUMB[0], h / THUMB[1]) >= 0.08 and 0.5 <= wide / tall <= 2.0
 
 
-def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
-    """Scan a recording for the board: (Reading or None, per-frame change trace).
+def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
+    """Scan a recording's frames for the board: (Reading or None, per-frame change trace).
 
     Per frame only a thumbnail and its largest block change are computed. At each cut the
     scene that ended (two frames or more) is compared with the last background scene, and
@@ -315,11 +330,15 @@ def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: fl
     start = n = 0
     floor = 0.0
 
+    def clear(r: Reading | None) -> bool:
+        """A confident reading in which every tile was seen (none hidden, none a near miss)."""
+        return good(r) and r.confidence >= HIDDEN
+
     def look(frame, thumb):
         nonlocal background, candidate
         if candidate is not None:
-            reading = read_board(frame, candidate.rect, templates)
-            if good(reading):
+            reading = _read_board(frame, candidate.rect, templates)
+            if clear(reading):
                 return reading
         if background is None:
             background = thumb
@@ -335,18 +354,18 @@ def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: fl
         for box in boxes:
             key = tuple(v // 3 for v in box)
             if key in tried:
-                reading = read_board(frame, tried[key], templates) if tried[key] else None
+                reading = _read_board(frame, tried[key], templates) if tried[key] else None
             else:
                 reading = locate_board(frame, box, templates, coarse)
                 tried[key] = reading.rect if reading is not None else None
-            if good(reading):
+            if clear(reading):
                 candidate = reading
                 return None
         return None
 
     while True:
-        ok, frame = cap.read()
-        end = not ok
+        frame = next(frames, None)
+        end = frame is None
         thumb = None if end else thumbnail(frame)
         if prev_thumb is not None and not end:
             d = block_change(same_gain(thumb, prev_thumb), prev_thumb)
@@ -376,6 +395,7 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 GATE = 24  # side of the per-frame board signature
+SAMPLES = 4  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
 CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
@@ -384,12 +404,9 @@ PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview),
 
 
 def signature(frame: np.ndarray, rect: Rect) -> np.ndarray:
-    """A 24x24 view of the board (green channel, float32): each value the mean of up to 4x4
-    samples, so pixel noise and compression artefacts average out."""
-    x, y, s = (int(round(v)) for v in rect)
-    k = max(1, s // GATE)
-    sub = max(1, k // 4)
-    n = k // sub  # samples per signature value along each axis
+    """A 24x24 view of the board (green channel, float32): each value the mean of up to 3x3
+    samples spread over its block, so pixel noise and compression artefacts average out."""
+    x, y, n, sub = signature_grid(rect)
     view = frame[y : y + GATE * n * sub : sub, x : x + GATE * n * sub : sub]
     view = view[..., 1] if view.ndim == 3 else view
     if n > 1:
@@ -413,6 +430,57 @@ def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
         b = b * ratio
     cells = cv2.resize(cv2.absdiff(a, b), (3, 3), interpolation=cv2.INTER_AREA).ravel()
     return float(cells.max()), float(np.partition(cells, 4)[4])
+
+
+@njit(cache=True)
+def _signature_into(plane, x: int, y: int, n: int, sub: int, out) -> None:
+    """Kernel of `signature`: out[i, j] = mean of the n x n samples (every `sub` pixels of the
+    grey or green `plane`) of signature block (i, j) of the board at (x, y)."""
+    scale = 1.0 / (n * n)
+    for i in range(GATE):
+        for j in range(GATE):
+            out[i, j] = 0.0
+        for a in range(n):
+            row = y + (i * n + a) * sub
+            for j in range(GATE):
+                acc = 0
+                col = x + j * n * sub
+                for b in range(n):
+                    acc += plane[row, col + b * sub]
+                out[i, j] += acc
+        for j in range(GATE):
+            out[i, j] *= scale
+
+
+@njit(cache=True)
+def _changes(a, b) -> tuple[float, float]:
+    """Kernel of `cell_changes`: (largest, median) per-cell mean absolute difference."""
+    ratio = (a.mean() + 1.0) / (b.mean() + 1.0)
+    gain = ratio if 1 / 1.35 < ratio < 1.35 else 1.0
+    cells = np.zeros(9)
+    side = GATE // 3
+    for i in range(GATE):
+        for j in range(GATE):
+            cells[(i // side) * 3 + j // side] += abs(a[i, j] - b[i, j] * gain)
+    cells = np.sort(cells) / (side * side)
+    return cells[8], cells[4]
+
+
+@njit(cache=True)
+def _frame_step(plane, x: int, y: int, n: int, sub: int, out, prev, last):
+    """One frame's work at a known board: its signature (into `out`), (largest, median) cell
+    change since `prev` and largest cell change since `last` (the last frame read)."""
+    _signature_into(plane, x, y, n, sub, out)
+    d, noise = _changes(out, prev)
+    return d, noise, _changes(out, last)[0]
+
+
+def signature_grid(rect: Rect) -> tuple[int, int, int, int]:
+    """(x, y, n, sub) of `signature`'s sampling: n x n samples every `sub` pixels per value."""
+    x, y, s = (int(round(v)) for v in rect)
+    k = max(1, s // GATE)  # pixels per signature value along each axis
+    sub = max(1, k // SAMPLES)
+    return x, y, k // sub, sub
 
 
 @dataclass
@@ -554,28 +622,32 @@ def _best_state(r: Reading, picture: int) -> State:
     return arrangement(r.corr[picture - 1])[0]
 
 
-def read_openings(cap, rect: Rect, templates, good, min_cut: float, fps: float):
-    """Read the board at `rect` in every frame that changed: (reader, per-frame trace, log)."""
+def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: float):
+    """Read the board at `rect` in every frame that changed: (reader, per-frame trace, log).
+
+    Per frame one compiled call takes the board's signature and its change since the previous
+    frame and since the last frame read; only frames where the board changed are read.
+    """
     reader = _Reader(good, templates)
     trace: list[float] = []
     log: list[tuple] = []
     recent: deque[float] = deque(maxlen=int(2 * fps))
     floor = 0.0
-    prev = last = None
+    x, y, n, sub = signature_grid(rect)
+    sig = prev = last = None
     settle = False
     i = 0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        sig = signature(frame, rect)
-        d, noise = cell_changes(sig, prev) if prev is not None else (0.0, 0.0)
+    for frame in frames:
+        plane = frame[:, :, 1] if frame.ndim == 3 else frame
+        sig, prev = np.empty((GATE, GATE), np.float32), sig
+        d, noise, since = _frame_step(
+            plane, x, y, n, sub, sig, sig if prev is None else prev, sig if last is None else last
+        )
         trace.append(d)
         if i % 8 == 0 and len(recent) > 4:
             floor = float(np.median(recent))
-        fire = last is None or settle or cell_changes(sig, last)[0] > max(min_cut, 4 * floor)
-        if fire:
-            reading = read_board(frame, rect, templates)
+        if last is None or settle or since > max(min_cut, 4 * floor):
+            reading = _read_board(frame, rect, templates)
             kind = reader.read(i, reading)
             log.append((i, kind, reading.picture, reading.state, reading.score, reading.runner_up))
             # a frame that could not be read confidently may be a transition: read the next too
@@ -583,10 +655,44 @@ def read_openings(cap, rect: Rect, templates, good, min_cut: float, fps: float):
         else:
             reader.repeat(i)
         recent.append(noise)  # the typical cell's change: a finger moves only a few cells
-        prev = sig
         i += 1
     reader.close()
     return reader, trace, log, i
+
+
+class Replay:
+    """An iterator over frames that keeps what it hands out (up to `limit` bytes), so the
+    frames decoded while looking for the board can be read again without decoding them twice.
+    """
+
+    def __init__(self, frames, limit: int = KEEP_BYTES):
+        self.source, self.limit = frames, limit
+        self.frames: list[np.ndarray] = []
+        self.complete = True  # every frame handed out so far is kept
+        self.size = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> np.ndarray:
+        frame = next(self.source)
+        if self.complete:
+            self.size += frame.nbytes
+            self.complete = self.size <= self.limit
+            if self.complete:
+                self.frames.append(frame)
+            else:
+                self.frames = []
+        return frame
+
+
+def frames_of(cap):
+    """Every frame a capture still has, in order."""
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            return
+        yield frame
 
 
 def extract_states(
@@ -657,15 +763,21 @@ def extract_states(
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
     bar = tqdm(total=total, disable=not progress, desc="extract", unit="frame", mininterval=0.5)
+    kept = Replay(frames_of(cap))
     try:
         coarse = tile_templates(pictures, COARSE, CELL_MARGIN)
-        found, trace = find_board(cap, templates, coarse, good, min_cut, fps)
+        found, trace = find_board(kept, templates, coarse, good, min_cut, fps)
         board_frames = len(trace) + 1
         rows, log, unread = [], [], 0
         if found is not None:
-            cap.release()
-            cap = open_video(video_path)
-            reader, trace, log, n = read_openings(cap, found.rect, templates, good, min_cut, fps)
+            if kept.complete:  # the frames seen so far, then the rest of the recording
+                frames = itertools.chain(kept.frames, frames_of(cap))
+            else:  # too many to keep: decode them again
+                cap.release()
+                cap = open_video(video_path)
+                frames = frames_of(cap)
+            kept.frames = []
+            reader, trace, log, n = read_openings(frames, found.rect, templates, good, min_cut, fps)
             rows, unread = reader.rows, reader.unread
         else:
             n = len(trace)
