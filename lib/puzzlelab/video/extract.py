@@ -395,6 +395,7 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 GATE = 24  # side of the per-frame board signature
+STILL = 1.0  # largest cell change (grey levels) of a board that did not change at all
 SAMPLES = 4  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
@@ -437,19 +438,20 @@ def _signature_into(plane, x: int, y: int, n: int, sub: int, out) -> None:
     """Kernel of `signature`: out[i, j] = mean of the n x n samples (every `sub` pixels of the
     grey or green `plane`) of signature block (i, j) of the board at (x, y)."""
     scale = 1.0 / (n * n)
+    acc = np.zeros(GATE, np.int32)
     for i in range(GATE):
-        for j in range(GATE):
-            out[i, j] = 0.0
+        acc[:] = 0
         for a in range(n):
             row = y + (i * n + a) * sub
+            col = x
             for j in range(GATE):
-                acc = 0
-                col = x + j * n * sub
-                for b in range(n):
-                    acc += plane[row, col + b * sub]
-                out[i, j] += acc
+                total = 0
+                for _ in range(n):
+                    total += plane[row, col]
+                    col += sub
+                acc[j] += total
         for j in range(GATE):
-            out[i, j] *= scale
+            out[i, j] = acc[j] * scale
 
 
 @njit(cache=True)
@@ -646,6 +648,8 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
         trace.append(d)
         if i % 8 == 0 and len(recent) > 4:
             floor = float(np.median(recent))
+        if settle and since <= max(STILL, 2 * floor):  # no transition: it read the same
+            settle = False
         if last is None or settle or since > max(min_cut, 4 * floor):
             reading = _read_board(frame, rect, templates)
             kind = reader.read(i, reading)

@@ -132,9 +132,10 @@ def tile_image(picture: Picture, label: int) -> np.ndarray:
 def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     """Zero-mean, unit-norm rows; a flat row (no contrast) becomes all zeros, never NaN."""
     v = np.asarray(vectors, np.float32)
-    v = v - v.mean(axis=-1, keepdims=True, dtype=np.float32)
+    n = v.shape[-1]
+    v = v - v.sum(axis=-1, keepdims=True) / np.float32(n)
     norm = np.sqrt(np.einsum("...i,...i->...", v, v))[..., None]
-    norm[norm < 1e-3 * np.sqrt(v.shape[-1])] = np.inf  # the TM_CCOEFF_NORMED 0/0 case: zeros
+    norm[norm < 1e-3 * np.sqrt(n)] = np.inf  # the TM_CCOEFF_NORMED 0/0 case: zeros
     return v / norm
 
 
