@@ -287,21 +287,40 @@ def locate_board(
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
-    best = quick_score(grey, best_rect, templates)
-    step = max(1.0, best_rect[2] / 40)
-    moves = [(dx, dy, ds) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for ds in (-1, 0, 1)]
-    for _ in range(60):  # hill-climb on position and size, halving the step when stuck
-        x, y, s = best_rect
+    best_rect = climb(grey, best_rect, templates, max(1.0, best_rect[2] / 40))
+    return read_board(grey, best_rect, templates)
+
+
+AXES = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+DIAGONALS = [
+    (dx, dy, ds)
+    for dx in (-1, 0, 1)
+    for dy in (-1, 0, 1)
+    for ds in (-1, 0, 1)
+    if abs(dx) + abs(dy) + abs(ds) > 1
+]
+
+
+def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> Rect:
+    """Hill-climb `quick_score` over position and size: moves along the axes, the step halved
+    when stuck; at a step of one pixel the diagonal moves get a try too (6 moves a round
+    instead of 26: a third of the reads of a search over every direction)."""
+    best = quick_score(grey, rect, templates)
+    moves = AXES
+    for _ in range(200):
+        x, y, s = rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
         near_scores = [quick_score(grey, r, templates) for r in near]
         k = int(np.argmax(near_scores))
         if near_scores[k] > best + 1e-6:
-            best_rect, best = near[k], near_scores[k]
+            rect, best, moves = near[k], near_scores[k], AXES
         elif step > 1.0:
             step = max(1.0, step / 2)
+        elif moves is AXES:
+            moves = DIAGONALS
         else:
             break
-    return read_board(grey, best_rect, templates)
+    return rect
 
 
 def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:

@@ -158,10 +158,11 @@ def board_image(image: np.ndarray, rect: Rect, side: int) -> np.ndarray | None:
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h or min(x1 - x0, y1 - y0) < 9:
         return None
     crop = image[y0:y1, x0:x1]
+    if crop.ndim == 3:
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)  # one channel to resize, not three
     if min(crop.shape[:2]) > 2 * side:
         crop = cv2.resize(crop, (2 * side, 2 * side), interpolation=cv2.INTER_LINEAR)
-    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
 
 
 def board_cells(board: np.ndarray, size: int, trim: int) -> np.ndarray:
