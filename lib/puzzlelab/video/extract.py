@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import statistics
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from tqdm import tqdm
 from .. import checks
 from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 from ..game import GAME_GOAL
-from ..sliding import State, to_pattern
+from ..sliding import State
 from .pictures import (
     TILE_LABELS,
     Rect,
@@ -391,7 +392,7 @@ def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut:
         else:
             d = 0.0
         if n % 8 == 0 and len(recent) > 4:  # the noise floor moves slowly
-            floor = float(np.median(recent))
+            floor = statistics.median(recent)
         cut = end or d > max(min_cut, 4 * floor)
         if cut and prev_frame is not None and (n - 1 - start >= 1 or background is None):
             found = look(prev_frame, prev_thumb)
@@ -666,7 +667,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
         )
         trace.append(d)
         if i % 8 == 0 and len(recent) > 4:
-            floor = float(np.median(recent))
+            floor = statistics.median(recent)
         if settle and since <= max(STILL, 2 * floor):  # no transition: it read the same
             settle = False
         if last is None or settle or since > max(min_cut, 4 * floor):
@@ -716,6 +717,11 @@ def frames_of(cap):
         if not ok:
             return
         yield frame
+
+
+def _pattern(state: State) -> str:
+    """`sliding.to_pattern` without its checks (the reader's own states, tiles 0-9): '789456B23'."""
+    return "".join("B" if t == 0 else str(t) for t in state)
 
 
 def extract_states(
@@ -812,7 +818,7 @@ def extract_states(
         raise PuzzleError(f"{video_path} has no frames that OpenCV can decode")
     table = pd.DataFrame(
         [
-            (f, f / fps, r.picture, to_pattern(r.state), r.confidence, r.score, flag, *r.rect)
+            (f, f / fps, r.picture, _pattern(r.state), r.confidence, r.score, flag, *r.rect)
             for f, r, flag in rows
         ],
         columns=COLUMNS,
@@ -826,7 +832,7 @@ def extract_states(
             stacklevel=2,
         )
     log = pd.DataFrame(log, columns=["frame", "kind", "picture", "state", "score", "lead"])
-    log["state"] = [to_pattern(state) for state in log["state"]]
+    log["state"] = [_pattern(state) for state in log["state"]]
     log["lead"] = log["score"] - log["lead"]
     table.attrs.update(
         trace=np.asarray(trace, np.float32),
