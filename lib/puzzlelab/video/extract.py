@@ -285,6 +285,15 @@ def locate_board(
     ]
     grid = templates if coarse is None else coarse
     scores = [quick_score(grey, r, grid) for r in candidates]
+    if max(scores) < HOPELESS:  # the region may be a board and more (a touch, a notification
+        wider = [  # next to it): smaller boards, further from its centre
+            (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
+            for s in s0 * np.linspace(0.35, 0.85, 11)
+            for dx in (-0.3, -0.15, 0.0, 0.15, 0.3)
+            for dy in (-0.3, -0.15, 0.0, 0.15, 0.3)
+        ]
+        candidates += wider
+        scores += [quick_score(grey, r, grid) for r in wider]
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
@@ -421,6 +430,7 @@ HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
 CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
+SAME_PREVIEW = 0.15  # seconds within which the solved picture seen again is the same preview
 PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview), disturbed
 
 
@@ -441,7 +451,8 @@ def cell_change(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """(largest, median) mean absolute difference of two signatures over the nine cells.
+    """(largest, third smallest) mean absolute difference of two signatures over the nine
+    cells: the change, and the noise (a finger or a touch ripple moves fewer than 7 cells).
 
     A change of overall brightness within +-35 % (a phone's flicker) is taken out first; a
     larger one (the screensaver giving way to a bright puzzle) is a change in itself.
@@ -450,7 +461,7 @@ def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     if 1 / 1.35 < ratio < 1.35:
         b = b * ratio
     cells = cv2.resize(cv2.absdiff(a, b), (3, 3), interpolation=cv2.INTER_AREA).ravel()
-    return float(cells.max()), float(np.partition(cells, 4)[4])
+    return float(cells.max()), float(np.partition(cells, 2)[2])
 
 
 @njit(cache=True)
@@ -476,7 +487,7 @@ def _signature_into(plane, x: int, y: int, n: int, sub: int, out) -> None:
 
 @njit(cache=True)
 def _changes(a, b) -> tuple[float, float]:
-    """Kernel of `cell_changes`: (largest, median) per-cell mean absolute difference."""
+    """Kernel of `cell_changes`: (largest, third smallest) per-cell mean absolute difference."""
     ratio = (a.mean() + 1.0) / (b.mean() + 1.0)
     gain = ratio if 1 / 1.35 < ratio < 1.35 else 1.0
     cells = np.zeros(9)
@@ -485,7 +496,7 @@ def _changes(a, b) -> tuple[float, float]:
         for j in range(GATE):
             cells[(i // side) * 3 + j // side] += abs(a[i, j] - b[i, j] * gain)
     cells = np.sort(cells) / (side * side)
-    return cells[8], cells[4]
+    return cells[8], cells[2]
 
 
 @njit(cache=True)
@@ -534,9 +545,10 @@ class _Reader:
     covers a cell in fewer than half of the frames vanishes from the median.
     """
 
-    def __init__(self, good, templates: np.ndarray):
+    def __init__(self, good, templates: np.ndarray, fps: float = 30.0):
         self.good = good
         self.templates = templates
+        self.glance = max(2, int(round(SAME_PREVIEW * fps)))  # frames of one preview
         self.opening: _Opening | None = None
         self.rows: list[tuple[int, Reading, str]] = []
         self.unread = 0  # openings whose preview was seen but not their puzzle
@@ -546,7 +558,11 @@ class _Reader:
         """Classify frame i from its reading; returns its kind."""
         o = self.opening
         if (self.good(r) and r.state == GAME_GOAL) or fit(r, r.picture, GAME_GOAL) >= PREVIEW:
-            if o is None or o.frames:
+            if o is not None and o.answer in (None, r.picture) and i - o.start <= self.glance:
+                # the preview again, or at last: what came just before was a touch passing
+                # over the solved picture, not a puzzle (puzzles show far longer)
+                self.opening = _Opening(start=o.start if o.answer else i, answer=r.picture)
+            elif o is None or o.frames:
                 self.close()
                 self.opening = _Opening(start=i, answer=r.picture)
             return self._log("answer", None)
@@ -605,10 +621,12 @@ class _Reader:
         if reading.state == GAME_GOAL:
             self.unread += 1
             return
+        key = (reading.picture, reading.state)
+        seen = any(self.good(r) and (r.picture, r.state) == key for _, r in o.frames)
         if reading.confidence < HIDDEN:
             flag = "hidden"  # some tile was never seen clearly: its cell is a guess
-        elif not (self.good(reading) and o.confident):
-            flag = "doubtful"
+        elif not (self.good(reading) and seen):
+            flag = "doubtful"  # no frame alone read this arrangement confidently
         else:
             flag = ""
         self.rows.append((o.first, reading, flag))
@@ -650,7 +668,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
     Per frame one compiled call takes the board's signature and its change since the previous
     frame and since the last frame read; only frames where the board changed are read.
     """
-    reader = _Reader(good, templates)
+    reader = _Reader(good, templates, fps)
     trace: list[float] = []
     log: list[tuple] = []
     recent: deque[float] = deque(maxlen=int(2 * fps))
@@ -678,7 +696,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
             settle, last = not settle and not good(reading), sig
         else:
             reader.repeat(i)
-        recent.append(noise)  # the typical cell's change: a finger moves only a few cells
+        recent.append(noise)  # the quiet cells' change: a ripple over most cells is no noise
         i += 1
     reader.close()
     return reader, trace, log, i
@@ -745,7 +763,7 @@ def extract_states(
 
     `flag` is empty for a confident row; otherwise it says why not: 'hidden' (some tile was
     never seen clearly, e.g. a finger rested on it the whole time: its cell is a guess),
-    'doubtful' (no single frame of the puzzle read confidently; the row combines the
+    'doubtful' (no single frame read this arrangement confidently; the row combines the
     clearest view of each cell). Use only rows with an empty flag for statistics.
     `confidence` is the weakest assigned tile's correlation, `score` the mean; x, y, side
     give the board in pixels; `frame` is the first frame showing the puzzle. A reading is
