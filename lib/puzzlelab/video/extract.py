@@ -842,7 +842,11 @@ def extract_states(
         columns=COLUMNS,
     )
     if table.empty:
-        warnings.warn(f"no puzzle found in {video_path} ({n} frames)", stacklevel=2)
+        warnings.warn(
+            f"no puzzle found in {video_path} ({n} frames): no scene showed a board whose "
+            "every tile read clearly (too small, covered, or not this game's pictures?)",
+            stacklevel=2,
+        )
     if unread:
         warnings.warn(
             f"{unread} opening(s) in {video_path} showed the solved picture but no readable "
