@@ -467,19 +467,24 @@ def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 @njit(cache=True)
 def _signature_into(plane, x: int, y: int, n: int, sub: int, out) -> None:
     """Kernel of `signature`: out[i, j] = mean of the n x n samples (every `sub` pixels of the
-    grey or green `plane`) of signature block (i, j) of the board at (x, y)."""
+    grey or green `plane`) of signature block (i, j) of the board at (x, y). Samples beyond
+    the plane's edge repeat its last row or column (a board smaller than 24 pixels)."""
+    h, w = plane.shape
+    cols = np.empty(GATE * n, np.int64)
+    for c in range(GATE * n):
+        cols[c] = min(max(x + c * sub, 0), w - 1)
     scale = 1.0 / (n * n)
     acc = np.zeros(GATE, np.int32)
     for i in range(GATE):
         acc[:] = 0
         for a in range(n):
-            row = y + (i * n + a) * sub
-            col = x
+            row = min(max(y + (i * n + a) * sub, 0), h - 1)
+            c = 0
             for j in range(GATE):
                 total = 0
                 for _ in range(n):
-                    total += plane[row, col]
-                    col += sub
+                    total += plane[row, cols[c]]
+                    c += 1
                 acc[j] += total
         for j in range(GATE):
             out[i, j] = acc[j] * scale
