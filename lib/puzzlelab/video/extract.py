@@ -285,15 +285,6 @@ def locate_board(
     ]
     grid = templates if coarse is None else coarse
     scores = [quick_score(grey, r, grid) for r in candidates]
-    if max(scores) < HOPELESS:  # the region may be a board and more (a touch, a notification
-        wider = [  # next to it): smaller boards, further from its centre
-            (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
-            for s in s0 * np.linspace(0.35, 0.85, 11)
-            for dx in (-0.3, -0.15, 0.0, 0.15, 0.3)
-            for dy in (-0.3, -0.15, 0.0, 0.15, 0.3)
-        ]
-        candidates += wider
-        scores += [quick_score(grey, r, grid) for r in wider]
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
@@ -315,12 +306,20 @@ def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> R
     """Hill-climb `quick_score` over position and size: moves along the axes, the step halved
     when stuck; at a step of one pixel the diagonal moves get a try too (6 moves a round
     instead of 26: a third of the reads of a search over every direction)."""
-    best = quick_score(grey, rect, templates)
+    seen: dict[tuple, float] = {}  # a step back leads where the climb has been: not again
+
+    def score(r: Rect) -> float:
+        key = tuple(round(v, 3) for v in r)
+        if key not in seen:
+            seen[key] = quick_score(grey, r, templates)
+        return seen[key]
+
+    best = score(rect)
     moves = AXES
     for _ in range(200):
         x, y, s = rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
-        near_scores = [quick_score(grey, r, templates) for r in near]
+        near_scores = [score(r) for r in near]
         k = int(np.argmax(near_scores))
         if near_scores[k] > best + 1e-6:
             rect, best, moves = near[k], near_scores[k], AXES
