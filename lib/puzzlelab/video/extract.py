@@ -469,6 +469,8 @@ def _signature_into(plane, x: int, y: int, n: int, sub: int, out) -> None:
     grey or green `plane`) of signature block (i, j) of the board at (x, y). Samples beyond
     the plane's edge repeat its last row or column (a board smaller than 24 pixels)."""
     h, w = plane.shape
+    last = (GATE * n - 1) * sub
+    inside = x >= 0 and y >= 0 and x + last < w and y + last < h
     cols = np.empty(GATE * n, np.int64)
     for c in range(GATE * n):
         cols[c] = min(max(x + c * sub, 0), w - 1)
@@ -478,13 +480,22 @@ def _signature_into(plane, x: int, y: int, n: int, sub: int, out) -> None:
         acc[:] = 0
         for a in range(n):
             row = min(max(y + (i * n + a) * sub, 0), h - 1)
-            c = 0
-            for j in range(GATE):
-                total = 0
-                for _ in range(n):
-                    total += plane[row, cols[c]]
-                    c += 1
-                acc[j] += total
+            if inside:  # the usual case: consecutive samples, no look-up
+                col = x
+                for j in range(GATE):
+                    total = 0
+                    for _ in range(n):
+                        total += plane[row, col]
+                        col += sub
+                    acc[j] += total
+            else:
+                c = 0
+                for j in range(GATE):
+                    total = 0
+                    for _ in range(n):
+                        total += plane[row, cols[c]]
+                        c += 1
+                    acc[j] += total
         for j in range(GATE):
             out[i, j] = acc[j] * scale
 
