@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from puzzlelab.watersort.screenshot import self_check
+from puzzlelab.watersort.screenshot import _see_through, outcome, self_check
 from puzzlelab.watersort.synth import score_synth, synth_board
 
 
@@ -38,3 +38,24 @@ def test_seeded_sweep_is_exact_or_flagged():
     counts = table.outcome.value_counts().to_dict()
     assert counts.get("silent", 0) <= 2, table[table.outcome == "silent"]
     assert counts.get("exact", 0) >= 6, counts
+
+
+@pytest.mark.parametrize("seed", [1, 13, 16, 20, 36, 53, 75, 79])
+def test_synthetic_boards_of_each_kind_read_exactly(seed):
+    """Boards with '?' cells (plain, bold, circled; dark and light grey), covered tubes, a
+    photographic background and no outline at all read back exactly, reading.ok."""
+    board = synth_board(seed)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] == "exact", (board.style, got["problems"])
+
+
+def test_see_through_glass_is_fitted_past_full_tubes():
+    """Rims of glass that lets 60 % of the background through, and two rims that are liquid
+    (full tubes): the fit finds the glass and ignores the liquid."""
+    rng = np.random.default_rng(0)
+    sides = rng.uniform([20, -30, -30], [90, 30, 30], (8, 3))
+    rims = 0.6 * sides + np.array([30.0, 2.0, -3.0])
+    rims[[2, 5]] = [[50, 70, 40], [80, -60, 60]]
+    a, b = _see_through(rims, sides)
+    assert a == pytest.approx(0.6, abs=0.02) and b == pytest.approx([30, 2, -3], abs=1.0)
+    assert _see_through(rims[:2], sides[:2]) is None  # two tubes cannot show the glass

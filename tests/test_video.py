@@ -28,7 +28,14 @@ from puzzlelab.video import (
     synthesize_recording,
     tile_templates,
 )
-from puzzlelab.video.extract import block_change
+from puzzlelab.video.extract import (
+    GATE,
+    _frame_step,
+    block_change,
+    cell_changes,
+    signature,
+    signature_grid,
+)
 from puzzlelab.video.pictures import cell_box, normalize_rows, tile_image
 from puzzlelab.video.synth import render_board
 from puzzlelab.video.writeup import bin_positions
@@ -324,6 +331,30 @@ def test_block_change_matches_reference(seed):
     b[y : y + 5, x : x + 10] = rng.integers(0, 256, dtype=np.uint8)
     # OpenCV rounds the block means to whole grey levels
     assert block_change(a, b) == pytest.approx(block_change_reference(a, b), abs=0.5)
+
+
+@examples(20)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_frame_kernel_matches_signature_and_cell_changes(seed, grey):
+    """The per-frame compiled step gives the signature and changes of the numpy/OpenCV code."""
+    rng = np.random.default_rng(seed)
+    frames = rng.integers(0, 256, (3, 120, 200, 3), dtype=np.uint8)
+    frames[1] = np.clip(frames[0] * rng.uniform(0.8, 1.2), 0, 255)  # flicker
+    frames[2, 20:60, 30:70] = 255  # a touch indicator
+    side = float(rng.uniform(GATE, 110))  # smaller boards are sampled beyond their edge
+    rect = (float(rng.uniform(0, 199 - side)), float(rng.uniform(0, 119 - side)), side)
+    x, y, n, sub = signature_grid(rect)
+    if grey:
+        frames = frames[..., 1].copy()
+    sigs = [signature(f, rect) for f in frames]
+    plane = frames[2] if grey else frames[2][:, :, 1]
+    out = np.empty_like(sigs[0])
+    d, noise, since = _frame_step(plane, x, y, n, sub, out, sigs[1], sigs[0])
+    # OpenCV rounds each block mean to a whole grey level; the kernel keeps the fraction
+    assert np.abs(out - sigs[2]).max() <= 0.5 + 1e-4
+    ref, ref_noise = cell_changes(sigs[2], sigs[1])
+    assert d == pytest.approx(ref, abs=0.6) and noise == pytest.approx(ref_noise, abs=0.6)
+    assert since == pytest.approx(cell_changes(sigs[2], sigs[0])[0], abs=0.6)
 
 
 @examples(25)

@@ -67,6 +67,41 @@ def test_every_opening_read_exactly(tmp_path, clean, pictures, case):
     assert (table["flag"] == "").all(), table["flag"].tolist()
 
 
+def unsaid(table, truth, caught) -> list[str]:
+    """What a reading got wrong without saying so: wrong or extra rows without a flag, and
+    openings with neither a right row nor a flagged one when no warning was given."""
+    problems, said = [], set()
+    for i, row in table.iterrows():
+        hit = truth[(truth["answer_frame"] <= row["frame"]) & (row["frame"] <= truth["end_frame"])]
+        ok = (
+            len(hit) == 1
+            and hit.index[0] not in said
+            and (row["picture"], row["state"]) == tuple(hit[["picture", "pattern"]].iloc[0])
+        )
+        if ok or row["flag"] != "":
+            said.update(hit.index)
+        else:
+            problems.append(f"row {i} ({row['state']} at frame {row['frame']}) wrong, unflagged")
+    missed = len(truth) - len(said)
+    if missed and not caught:
+        problems.append(f"{missed} opening(s) without a row, and no warning")
+    return problems
+
+
+def test_a_board_is_taken_only_where_every_tile_reads(tmp_path, clean, pictures):
+    """Every kind at strength 1, seed 14: a touch indicator over the dark rocket picture once
+    read as a small board beside the real one; the reader locked onto it and lost two of the
+    three openings without a word. A board now counts as found only where every tile reads
+    clearly, and whatever is not read is said (a flag or a warning)."""
+    path, truth = clean
+    target = tmp_path / "seed14.mp4"
+    moved = degrade_recording(path, target, truth, dict.fromkeys(KINDS, 1.0), rng=14)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = extract_states(target, pictures, progress=False)
+    assert unsaid(table, moved, caught) == []
+
+
 def test_truth_follows_frames_and_pixels(tmp_path, clean, pictures):
     """Dropped/repeated frames renumber the truth; letterbox and scale move the board."""
     path, truth = clean

@@ -15,7 +15,9 @@ next) gives exactly one row: its last stable puzzle scene.
 
 from __future__ import annotations
 
+import itertools
 import os
+import statistics
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
@@ -24,13 +26,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pandas as pd
+from numba import njit
 from scipy.optimize import linear_sum_assignment
 from tqdm import tqdm
 
 from .. import checks
 from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 from ..game import GAME_GOAL
-from ..sliding import State, to_pattern
+from ..sliding import State
 from .pictures import (
     TILE_LABELS,
     Rect,
@@ -45,6 +48,7 @@ THUMB = (80, 45)  # thumbnail size for change detection (16:9 frames)
 BLOCKS = (16, 9)  # blocks over which change is averaged
 COARSE = 8  # ... and at COARSE x COARSE while searching for the board
 TEMPLATE = 16  # cells and tiles are compared at TEMPLATE x TEMPLATE pixels
+KEEP_BYTES = 256 * 2**20  # frames kept while looking for the board (read again, not decoded)
 CELL_MARGIN = 0.15  # fraction of a cell trimmed on each side (borders, misalignment)
 BLANK_CONTRAST = 12.0  # grey-level spread at which a cell stops looking like the flat blank
 
@@ -129,28 +133,35 @@ def read_cells(cells: np.ndarray, templates: np.ndarray, rect: Rect) -> Reading:
     """Assign tiles to the nine cells for every picture; keep the best picture.
 
     The score of a picture is the mean correlation of its 8 tiles in their assigned cells.
+    Each tile's best cell gives an upper bound of that score (exact when the best cells are
+    all different); the assignment (Hungarian method) is solved only for the pictures whose
+    bound could still make them the best or the runner-up, most promising first.
     """
     n_pictures, n_tiles, k = templates.shape
     corr = (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
     best = corr.argmax(axis=2)
-    ordered = np.sort(best, axis=1)
-    distinct = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)  # row maxima are the optimum
-    for p in np.flatnonzero(~distinct):
-        best[p] = linear_sum_assignment(-corr[p])[1]
-    values = np.take_along_axis(corr, best[:, :, None], axis=2)[:, :, 0]
-    scores = values.sum(axis=1) / n_tiles
-    p = int(np.argmax(scores))
+    values = corr.max(axis=2)
+    bound = values.sum(axis=1) / n_tiles
+    order = np.argsort(-bound, kind="stable").tolist()
+    scores: dict[int, float] = {}
+    for p in order:
+        if len(scores) >= 2 and bound[p] <= sorted(scores.values())[-2]:
+            break  # neither this picture nor any after it can be in the top two
+        if len(set(best[p].tolist())) < n_tiles:  # two tiles want one cell: assign
+            best[p] = linear_sum_assignment(-corr[p])[1]
+            values[p] = corr[p, np.arange(n_tiles), best[p]]
+        scores[p] = float(values[p].sum()) / n_tiles
+    p = max(scores, key=scores.get)
     state = [0] * 9
     for tile, cell in zip(TILE_LABELS, best[p].tolist(), strict=True):
         state[cell] = tile
-    others = np.delete(scores, p)
     return Reading(
         rect=rect,
         picture=p + 1,
         state=tuple(state),
-        score=float(scores[p]),
+        score=scores[p],
         confidence=float(values[p].min()),
-        runner_up=float(others.max()) if len(others) else 0.0,
+        runner_up=max((v for q, v in scores.items() if q != p), default=0.0),
         corr=corr,
     )
 
@@ -187,6 +198,11 @@ def read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading 
         and round(np.sqrt(templates.shape[2])) ** 2 == templates.shape[2] > 0
     ):
         raise InvalidPuzzleError("templates must come from tile_templates(pictures)")
+    return _read_board(frame, rect, templates)
+
+
+def _read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading | None:
+    """`read_board` without checking its arguments (the extractor's inner loop)."""
     size = int(round(np.sqrt(templates.shape[2])))
     cell, trim = sampling_grid(size, CELL_MARGIN)
     board = board_image(frame, rect, 3 * cell)
@@ -272,21 +288,48 @@ def locate_board(
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
-    best = quick_score(grey, best_rect, templates)
-    step = max(1.0, best_rect[2] / 40)
-    moves = [(dx, dy, ds) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for ds in (-1, 0, 1)]
-    for _ in range(60):  # hill-climb on position and size, halving the step when stuck
-        x, y, s = best_rect
+    best_rect = climb(grey, best_rect, templates, max(1.0, best_rect[2] / 40))
+    return read_board(grey, best_rect, templates)
+
+
+AXES = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+DIAGONALS = [
+    (dx, dy, ds)
+    for dx in (-1, 0, 1)
+    for dy in (-1, 0, 1)
+    for ds in (-1, 0, 1)
+    if abs(dx) + abs(dy) + abs(ds) > 1
+]
+
+
+def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> Rect:
+    """Hill-climb `quick_score` over position and size: moves along the axes, the step halved
+    when stuck; at a step of one pixel the diagonal moves get a try too (6 moves a round
+    instead of 26: a third of the reads of a search over every direction)."""
+    seen: dict[tuple, float] = {}  # a step back leads where the climb has been: not again
+
+    def score(r: Rect) -> float:
+        key = tuple(round(v, 3) for v in r)
+        if key not in seen:
+            seen[key] = quick_score(grey, r, templates)
+        return seen[key]
+
+    best = score(rect)
+    moves = AXES
+    for _ in range(200):
+        x, y, s = rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
-        near_scores = [quick_score(grey, r, templates) for r in near]
+        near_scores = [score(r) for r in near]
         k = int(np.argmax(near_scores))
         if near_scores[k] > best + 1e-6:
-            best_rect, best = near[k], near_scores[k]
+            rect, best, moves = near[k], near_scores[k], AXES
         elif step > 1.0:
             step = max(1.0, step / 2)
+        elif moves is AXES:
+            moves = DIAGONALS
         else:
             break
-    return read_board(grey, best_rect, templates)
+    return rect
 
 
 def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
@@ -297,8 +340,8 @@ def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
     return min(w / THUMB[0], h / THUMB[1]) >= 0.08 and 0.5 <= wide / tall <= 2.0
 
 
-def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
-    """Scan a recording for the board: (Reading or None, per-frame change trace).
+def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
+    """Scan a recording's frames for the board: (Reading or None, per-frame change trace).
 
     Per frame only a thumbnail and its largest block change are computed. At each cut the
     scene that ended (two frames or more) is compared with the last background scene, and
@@ -315,11 +358,15 @@ def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: fl
     start = n = 0
     floor = 0.0
 
+    def clear(r: Reading | None) -> bool:
+        """A confident reading in which every tile was seen (none hidden, none a near miss)."""
+        return good(r) and r.confidence >= HIDDEN
+
     def look(frame, thumb):
         nonlocal background, candidate
         if candidate is not None:
-            reading = read_board(frame, candidate.rect, templates)
-            if good(reading):
+            reading = _read_board(frame, candidate.rect, templates)
+            if clear(reading):
                 return reading
         if background is None:
             background = thumb
@@ -335,25 +382,25 @@ def find_board(cap, templates: np.ndarray, coarse: np.ndarray, good, min_cut: fl
         for box in boxes:
             key = tuple(v // 3 for v in box)
             if key in tried:
-                reading = read_board(frame, tried[key], templates) if tried[key] else None
+                reading = _read_board(frame, tried[key], templates) if tried[key] else None
             else:
                 reading = locate_board(frame, box, templates, coarse)
                 tried[key] = reading.rect if reading is not None else None
-            if good(reading):
+            if clear(reading):
                 candidate = reading
                 return None
         return None
 
     while True:
-        ok, frame = cap.read()
-        end = not ok
+        frame = next(frames, None)
+        end = frame is None
         thumb = None if end else thumbnail(frame)
         if prev_thumb is not None and not end:
             d = block_change(same_gain(thumb, prev_thumb), prev_thumb)
         else:
             d = 0.0
         if n % 8 == 0 and len(recent) > 4:  # the noise floor moves slowly
-            floor = float(np.median(recent))
+            floor = statistics.median(recent)
         cut = end or d > max(min_cut, 4 * floor)
         if cut and prev_frame is not None and (n - 1 - start >= 1 or background is None):
             found = look(prev_frame, prev_thumb)
@@ -376,20 +423,20 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 GATE = 24  # side of the per-frame board signature
+STILL = 1.0  # largest cell change (grey levels) of a board that did not change at all
+SAMPLES = 4  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
 CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
+SAME_PREVIEW = 0.15  # seconds within which the solved picture seen again is the same preview
 PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview), disturbed
 
 
 def signature(frame: np.ndarray, rect: Rect) -> np.ndarray:
-    """A 24x24 view of the board (green channel, float32): each value the mean of up to 4x4
-    samples, so pixel noise and compression artefacts average out."""
-    x, y, s = (int(round(v)) for v in rect)
-    k = max(1, s // GATE)
-    sub = max(1, k // 4)
-    n = k // sub  # samples per signature value along each axis
+    """A 24x24 view of the board (green channel, float32): each value the mean of up to 3x3
+    samples spread over its block, so pixel noise and compression artefacts average out."""
+    x, y, n, sub = signature_grid(rect)
     view = frame[y : y + GATE * n * sub : sub, x : x + GATE * n * sub : sub]
     view = view[..., 1] if view.ndim == 3 else view
     if n > 1:
@@ -403,7 +450,8 @@ def cell_change(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """(largest, median) mean absolute difference of two signatures over the nine cells.
+    """(largest, third smallest) mean absolute difference of two signatures over the nine
+    cells: the change, and the noise (a finger or a touch ripple moves fewer than 7 cells).
 
     A change of overall brightness within +-35 % (a phone's flicker) is taken out first; a
     larger one (the screensaver giving way to a bright puzzle) is a change in itself.
@@ -412,7 +460,75 @@ def cell_changes(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     if 1 / 1.35 < ratio < 1.35:
         b = b * ratio
     cells = cv2.resize(cv2.absdiff(a, b), (3, 3), interpolation=cv2.INTER_AREA).ravel()
-    return float(cells.max()), float(np.partition(cells, 4)[4])
+    return float(cells.max()), float(np.partition(cells, 2)[2])
+
+
+@njit(cache=True)
+def _signature_into(plane, x: int, y: int, n: int, sub: int, out) -> None:
+    """Kernel of `signature`: out[i, j] = mean of the n x n samples (every `sub` pixels of the
+    grey or green `plane`) of signature block (i, j) of the board at (x, y). Samples beyond
+    the plane's edge repeat its last row or column (a board smaller than 24 pixels)."""
+    h, w = plane.shape
+    last = (GATE * n - 1) * sub
+    inside = x >= 0 and y >= 0 and x + last < w and y + last < h
+    cols = np.empty(GATE * n, np.int64)
+    for c in range(GATE * n):
+        cols[c] = min(max(x + c * sub, 0), w - 1)
+    scale = 1.0 / (n * n)
+    acc = np.zeros(GATE, np.int32)
+    for i in range(GATE):
+        acc[:] = 0
+        for a in range(n):
+            row = min(max(y + (i * n + a) * sub, 0), h - 1)
+            if inside:  # the usual case: consecutive samples, no look-up
+                col = x
+                for j in range(GATE):
+                    total = 0
+                    for _ in range(n):
+                        total += plane[row, col]
+                        col += sub
+                    acc[j] += total
+            else:
+                c = 0
+                for j in range(GATE):
+                    total = 0
+                    for _ in range(n):
+                        total += plane[row, cols[c]]
+                        c += 1
+                    acc[j] += total
+        for j in range(GATE):
+            out[i, j] = acc[j] * scale
+
+
+@njit(cache=True)
+def _changes(a, b) -> tuple[float, float]:
+    """Kernel of `cell_changes`: (largest, third smallest) per-cell mean absolute difference."""
+    ratio = (a.mean() + 1.0) / (b.mean() + 1.0)
+    gain = ratio if 1 / 1.35 < ratio < 1.35 else 1.0
+    cells = np.zeros(9)
+    side = GATE // 3
+    for i in range(GATE):
+        for j in range(GATE):
+            cells[(i // side) * 3 + j // side] += abs(a[i, j] - b[i, j] * gain)
+    cells = np.sort(cells) / (side * side)
+    return cells[8], cells[2]
+
+
+@njit(cache=True)
+def _frame_step(plane, x: int, y: int, n: int, sub: int, out, prev, last):
+    """One frame's work at a known board: its signature (into `out`), (largest, median) cell
+    change since `prev` and largest cell change since `last` (the last frame read)."""
+    _signature_into(plane, x, y, n, sub, out)
+    d, noise = _changes(out, prev)
+    return d, noise, _changes(out, last)[0]
+
+
+def signature_grid(rect: Rect) -> tuple[int, int, int, int]:
+    """(x, y, n, sub) of `signature`'s sampling: n x n samples every `sub` pixels per value."""
+    x, y, s = (int(round(v)) for v in rect)
+    k = max(1, s // GATE)  # pixels per signature value along each axis
+    sub = max(1, k // SAMPLES)
+    return x, y, k // sub, sub
 
 
 @dataclass
@@ -444,9 +560,10 @@ class _Reader:
     covers a cell in fewer than half of the frames vanishes from the median.
     """
 
-    def __init__(self, good, templates: np.ndarray):
+    def __init__(self, good, templates: np.ndarray, fps: float = 30.0):
         self.good = good
         self.templates = templates
+        self.glance = max(2, int(round(SAME_PREVIEW * fps)))  # frames of one preview
         self.opening: _Opening | None = None
         self.rows: list[tuple[int, Reading, str]] = []
         self.unread = 0  # openings whose preview was seen but not their puzzle
@@ -456,7 +573,11 @@ class _Reader:
         """Classify frame i from its reading; returns its kind."""
         o = self.opening
         if (self.good(r) and r.state == GAME_GOAL) or fit(r, r.picture, GAME_GOAL) >= PREVIEW:
-            if o is None or o.frames:
+            if o is not None and o.answer in (None, r.picture) and i - o.start <= self.glance:
+                # the preview again, or at last: what came just before was a touch passing
+                # over the solved picture, not a puzzle (puzzles show far longer)
+                self.opening = _Opening(start=o.start if o.answer else i, answer=r.picture)
+            elif o is None or o.frames:
                 self.close()
                 self.opening = _Opening(start=i, answer=r.picture)
             return self._log("answer", None)
@@ -515,10 +636,12 @@ class _Reader:
         if reading.state == GAME_GOAL:
             self.unread += 1
             return
+        key = (reading.picture, reading.state)
+        seen = any(self.good(r) and (r.picture, r.state) == key for _, r in o.frames)
         if reading.confidence < HIDDEN:
             flag = "hidden"  # some tile was never seen clearly: its cell is a guess
-        elif not (self.good(reading) and o.confident):
-            flag = "doubtful"
+        elif not (self.good(reading) and seen):
+            flag = "doubtful"  # no frame alone read this arrangement confidently
         else:
             flag = ""
         self.rows.append((o.first, reading, flag))
@@ -554,39 +677,84 @@ def _best_state(r: Reading, picture: int) -> State:
     return arrangement(r.corr[picture - 1])[0]
 
 
-def read_openings(cap, rect: Rect, templates, good, min_cut: float, fps: float):
-    """Read the board at `rect` in every frame that changed: (reader, per-frame trace, log)."""
-    reader = _Reader(good, templates)
+def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: float):
+    """Read the board at `rect` in every frame that changed: (reader, per-frame trace, log).
+
+    Per frame one compiled call takes the board's signature and its change since the previous
+    frame and since the last frame read; only frames where the board changed are read.
+    """
+    reader = _Reader(good, templates, fps)
     trace: list[float] = []
     log: list[tuple] = []
     recent: deque[float] = deque(maxlen=int(2 * fps))
     floor = 0.0
-    prev = last = None
+    x, y, n, sub = signature_grid(rect)
+    sig = prev = last = None
     settle = False
     i = 0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        sig = signature(frame, rect)
-        d, noise = cell_changes(sig, prev) if prev is not None else (0.0, 0.0)
+    for frame in frames:
+        plane = frame[:, :, 1] if frame.ndim == 3 else frame
+        sig, prev = np.empty((GATE, GATE), np.float32), sig
+        d, noise, since = _frame_step(
+            plane, x, y, n, sub, sig, sig if prev is None else prev, sig if last is None else last
+        )
         trace.append(d)
         if i % 8 == 0 and len(recent) > 4:
-            floor = float(np.median(recent))
-        fire = last is None or settle or cell_changes(sig, last)[0] > max(min_cut, 4 * floor)
-        if fire:
-            reading = read_board(frame, rect, templates)
+            floor = statistics.median(recent)
+        if settle and since <= max(STILL, 2 * floor):  # no transition: it read the same
+            settle = False
+        if last is None or settle or since > max(min_cut, 4 * floor):
+            reading = _read_board(frame, rect, templates)
             kind = reader.read(i, reading)
             log.append((i, kind, reading.picture, reading.state, reading.score, reading.runner_up))
             # a frame that could not be read confidently may be a transition: read the next too
             settle, last = not settle and not good(reading), sig
         else:
             reader.repeat(i)
-        recent.append(noise)  # the typical cell's change: a finger moves only a few cells
-        prev = sig
+        recent.append(noise)  # the quiet cells' change: a ripple over most cells is no noise
         i += 1
     reader.close()
     return reader, trace, log, i
+
+
+class Replay:
+    """An iterator over frames that keeps what it hands out (up to `limit` bytes), so the
+    frames decoded while looking for the board can be read again without decoding them twice.
+    """
+
+    def __init__(self, frames, limit: int = KEEP_BYTES):
+        self.source, self.limit = frames, limit
+        self.frames: list[np.ndarray] = []
+        self.complete = True  # every frame handed out so far is kept
+        self.size = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> np.ndarray:
+        frame = next(self.source)
+        if self.complete:
+            self.size += frame.nbytes
+            self.complete = self.size <= self.limit
+            if self.complete:
+                self.frames.append(frame)
+            else:
+                self.frames = []
+        return frame
+
+
+def frames_of(cap):
+    """Every frame a capture still has, in order."""
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            return
+        yield frame
+
+
+def _pattern(state: State) -> str:
+    """`sliding.to_pattern` without its checks (the reader's own states, tiles 0-9): '789456B23'."""
+    return "".join("B" if t == 0 else str(t) for t in state)
 
 
 def extract_states(
@@ -610,7 +778,7 @@ def extract_states(
 
     `flag` is empty for a confident row; otherwise it says why not: 'hidden' (some tile was
     never seen clearly, e.g. a finger rested on it the whole time: its cell is a guess),
-    'doubtful' (no single frame of the puzzle read confidently; the row combines the
+    'doubtful' (no single frame read this arrangement confidently; the row combines the
     clearest view of each cell). Use only rows with an empty flag for statistics.
     `confidence` is the weakest assigned tile's correlation, `score` the mean; x, y, side
     give the board in pixels; `frame` is the first frame showing the puzzle. A reading is
@@ -657,15 +825,21 @@ def extract_states(
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
     bar = tqdm(total=total, disable=not progress, desc="extract", unit="frame", mininterval=0.5)
+    kept = Replay(frames_of(cap))
     try:
         coarse = tile_templates(pictures, COARSE, CELL_MARGIN)
-        found, trace = find_board(cap, templates, coarse, good, min_cut, fps)
+        found, trace = find_board(kept, templates, coarse, good, min_cut, fps)
         board_frames = len(trace) + 1
         rows, log, unread = [], [], 0
         if found is not None:
-            cap.release()
-            cap = open_video(video_path)
-            reader, trace, log, n = read_openings(cap, found.rect, templates, good, min_cut, fps)
+            if kept.complete:  # the frames seen so far, then the rest of the recording
+                frames = itertools.chain(kept.frames, frames_of(cap))
+            else:  # too many to keep: decode them again
+                cap.release()
+                cap = open_video(video_path)
+                frames = frames_of(cap)
+            kept.frames = []
+            reader, trace, log, n = read_openings(frames, found.rect, templates, good, min_cut, fps)
             rows, unread = reader.rows, reader.unread
         else:
             n = len(trace)
@@ -677,13 +851,17 @@ def extract_states(
         raise PuzzleError(f"{video_path} has no frames that OpenCV can decode")
     table = pd.DataFrame(
         [
-            (f, f / fps, r.picture, to_pattern(r.state), r.confidence, r.score, flag, *r.rect)
+            (f, f / fps, r.picture, _pattern(r.state), r.confidence, r.score, flag, *r.rect)
             for f, r, flag in rows
         ],
         columns=COLUMNS,
     )
     if table.empty:
-        warnings.warn(f"no puzzle found in {video_path} ({n} frames)", stacklevel=2)
+        warnings.warn(
+            f"no puzzle found in {video_path} ({n} frames): no scene showed a board whose "
+            "every tile read clearly (too small, covered, or not this game's pictures?)",
+            stacklevel=2,
+        )
     if unread:
         warnings.warn(
             f"{unread} opening(s) in {video_path} showed the solved picture but no readable "
@@ -691,7 +869,7 @@ def extract_states(
             stacklevel=2,
         )
     log = pd.DataFrame(log, columns=["frame", "kind", "picture", "state", "score", "lead"])
-    log["state"] = [to_pattern(state) for state in log["state"]]
+    log["state"] = [_pattern(state) for state in log["state"]]
     log["lead"] = log["score"] - log["lead"]
     table.attrs.update(
         trace=np.asarray(trace, np.float32),

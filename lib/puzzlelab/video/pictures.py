@@ -132,9 +132,10 @@ def tile_image(picture: Picture, label: int) -> np.ndarray:
 def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     """Zero-mean, unit-norm rows; a flat row (no contrast) becomes all zeros, never NaN."""
     v = np.asarray(vectors, np.float32)
-    v = v - v.mean(axis=-1, keepdims=True, dtype=np.float32)
+    n = v.shape[-1]
+    v = v - v.sum(axis=-1, keepdims=True) / np.float32(n)
     norm = np.sqrt(np.einsum("...i,...i->...", v, v))[..., None]
-    norm[norm < 1e-3 * np.sqrt(v.shape[-1])] = np.inf  # the TM_CCOEFF_NORMED 0/0 case: zeros
+    norm[norm < 1e-3 * np.sqrt(n)] = np.inf  # the TM_CCOEFF_NORMED 0/0 case: zeros
     return v / norm
 
 
@@ -157,10 +158,11 @@ def board_image(image: np.ndarray, rect: Rect, side: int) -> np.ndarray | None:
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h or min(x1 - x0, y1 - y0) < 9:
         return None
     crop = image[y0:y1, x0:x1]
+    if crop.ndim == 3:
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)  # one channel to resize, not three
     if min(crop.shape[:2]) > 2 * side:
         crop = cv2.resize(crop, (2 * side, 2 * side), interpolation=cv2.INTER_LINEAR)
-    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
 
 
 def board_cells(board: np.ndarray, size: int, trim: int) -> np.ndarray:

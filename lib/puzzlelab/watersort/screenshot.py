@@ -896,18 +896,17 @@ class _Glass:
     boxes: tuple
     bg: np.ndarray
     rims: dict = field(default_factory=dict)  # box -> (its rim colour, background beside)
+    fit: tuple | None = None  # (a, b): empty glass = a * background behind + b, or None
 
     def distance(self, seg: _Segment, box: tuple) -> float:
-        """CIELAB distance of a segment's colour from the empty glass at its height, seen
-        from the tube's own rim when that rim is empty glass, else from the board's."""
+        """CIELAB distance of a segment's colour from the empty glass at its height."""
         side = _beside(self.lab, box, seg.y0, seg.y1, _room(box, list(self.boxes)))
         if side is None:
             return float(np.linalg.norm(seg.lab - self.color))
-        color, ref = self.color, self.ref
-        rim = self.rims.get(box)
-        if rim is not None and _off_line(rim[0], self.color, rim[1] - self.ref) < 10:
-            color, ref = rim
-        along = _off_line(seg.lab, color, side - ref)
+        along = _off_line(seg.lab, self.color, side - self.ref)
+        if self.fit is not None:
+            a, b = self.fit
+            along = min(along, float(np.linalg.norm(seg.lab - a * side - b)))
         return float(min(along, np.linalg.norm(seg.lab - self.bg)))
 
 
@@ -935,11 +934,35 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     sides = np.array([rims[b][1] for b in boxes])
     d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
     far = np.linalg.norm(bands - bg, axis=1)
-    shared = (d < 8).sum(axis=1) >= min(2, len(bands))
+    shared = ((d < 8).sum(axis=1) >= min(2, len(bands))) | (far < 8)  # or clear glass
     pick = np.where(shared, far, np.inf)
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
-    ref = np.median(sides[near], axis=0)
-    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims)
+    ref = np.median(sides[near] if near.any() else sides, axis=0)
+    fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
+    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims, fit)
+
+
+def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
+    """(a, b) with rim = a * background beside + b for most rims (see-through glass of
+    opacity 1 - a), refitted without the rims it does not explain (liquid up to the rim);
+    None with fewer than three tubes or when under half of the rims fit."""
+    if len(rims) < 3:
+        return None
+    d = np.linalg.norm(rims[:, None] - rims[None], axis=2)
+    keep = (d < 8).sum(axis=1) >= 3  # start from rims that agree with two others
+    if keep.sum() < 3:
+        keep[:] = True
+    for _ in range(3):
+        x, y = sides[keep], rims[keep]
+        xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
+        var = float((xc * xc).sum())
+        a = float(np.clip((xc * yc).sum() / var, 0, 1)) if var > 1e-6 else 0.0
+        b = (y - a * x).mean(axis=0)
+        err = np.linalg.norm(rims - a * sides - b, axis=1)
+        keep = err < max(4.0, 2.5 * float(np.median(err[keep])))
+        if keep.sum() < max(3, len(rims) / 2):
+            return None
+    return a, b
 
 
 def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
@@ -974,6 +997,8 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
+        if segs and marks.get("fill") is not None:
+            segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
     _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
@@ -1414,6 +1439,40 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         below = top
         keep.append(s)
     segs[:] = keep
+
+
+def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fill) -> list:
+    """Cut grey liquid runs of the board's '?' fill into '?' cells and liquid cells, unit by
+    unit on the grid: a grey liquid resting on '?' cells of the same grey is one colour run
+    down the tube, and only the marks tell the cells apart. `segs` runs bottom up."""
+    bottom = box[1] + box[3] - offset
+    out, below = [], 0
+    for s in segs:
+        if s.kind != "liquid" or not _hidden_look(s, fill) or s.units < 1:
+            out.append(s)
+            below += s.units
+            continue
+        for k in range(below, below + s.units):
+            y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
+            kind = "hidden" if _cell_marked(images, box, y0, y1) else "liquid"
+            if out and out[-1].kind == kind and out[-1].y0 == y1 and out[-1] is not s:
+                last = out[-1]
+                out[-1] = _Segment(y0, last.y1, last.lab, kind, last.units + 1, last.fit)
+            else:
+                out.append(_Segment(y0, y1, s.lab, kind, 1, s.fit, glyphs=1))
+        below += s.units
+    return out
+
+
+def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
+    """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill."""
+    x, y, w, h = box
+    trim = (y1 - y0) // 6
+    rows = (max(y0 + trim, y), min(y1 - trim, y + h - w // 4))
+    if rows[1] - rows[0] < 2:
+        return False
+    mark = _marks(images, box, None, rows[0], rows[1], 0.25, 0.75)
+    return bool(0.01 < mark.mean() < 0.45 and mark.any(axis=1).mean() > 0.15)
 
 
 def _unit_height(segs: list[_Segment], height: float) -> tuple[float, bool]:
