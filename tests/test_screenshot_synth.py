@@ -30,17 +30,18 @@ def test_synthetic_truth_keeps_the_rules(seed):
 def test_seeded_sweep_is_exact_or_flagged():
     """40 boards: few silent misreadings (measured: 1 of 40), the rest exact or flagged.
 
-    The issue's goal is 99 % exact; the reader is far from it on these looks (measured 7 of
-    40 exact), so the floor below sits just under today's figure and the gallery in notebook
-    07 shows the misses. A change that makes more readings silent, or fewer exact, fails here.
+    The issue's goal is 99 % exact; the reader is far from it on these looks (measured 12 of
+    40 exact, 34 of the held-out seeds 1000-1099), so the floor below sits just under today's
+    figure and the gallery in notebook 07 shows the misses. A change that makes more readings
+    silent, or fewer exact, fails here.
     """
     table = score_synth(range(40))
     counts = table.outcome.value_counts().to_dict()
     assert counts.get("silent", 0) <= 2, table[table.outcome == "silent"]
-    assert counts.get("exact", 0) >= 6, counts
+    assert counts.get("exact", 0) >= 11, counts
 
 
-@pytest.mark.parametrize("seed", [1, 13, 16, 20, 36, 53, 75, 79])
+@pytest.mark.parametrize("seed", [13, 16, 20, 29, 36, 47, 53, 75, 79, 94, 97])
 def test_synthetic_boards_of_each_kind_read_exactly(seed):
     """Boards with '?' cells (plain, bold, circled; dark and light grey), covered tubes, a
     photographic background and no outline at all read back exactly, reading.ok."""

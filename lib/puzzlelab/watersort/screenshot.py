@@ -945,7 +945,8 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
     """(a, b) with rim = a * background beside + b for most rims (see-through glass of
     opacity 1 - a), refitted without the rims it does not explain (liquid up to the rim);
-    None with fewer than three tubes or when under half of the rims fit."""
+    None with fewer than three tubes, when under half of the rims fit, when the background
+    hardly changes from tube to tube (nothing to fit) or when b is no glass colour."""
     if len(rims) < 3:
         return None
     d = np.linalg.norm(rims[:, None] - rims[None], axis=2)
@@ -962,7 +963,10 @@ def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
         keep = err < max(4.0, 2.5 * float(np.median(err[keep])))
         if keep.sum() < max(3, len(rims) / 2):
             return None
-    return a, b
+    spread = np.sqrt(var / max(1, keep.sum()))
+    glass = b / max(1 - a, 1e-6)  # rim = a * background + (1 - a) * glass colour
+    real = -5 <= glass[0] <= 105 and np.hypot(glass[1], glass[2]) <= 130
+    return (a, b) if spread > 3 and real else None
 
 
 def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
@@ -997,7 +1001,7 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
-        if segs and marks.get("fill") is not None:
+        if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
     _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
@@ -1268,7 +1272,9 @@ def _segment_tubes(
                 s.kind = "empty"
         raw.append((k, box, segs))
     if "fill" not in marks:
-        marks["fill"] = _hidden_fill([s for r in raw if r for s in r[2] if s.kind == "hidden"])
+        marked = [s for r in raw if r for s in r[2] if s.kind == "hidden"]
+        marks["fill"] = _hidden_fill(marked)
+        marks["symbols"] = any(not _neutral(s) for s in marked)
     per_tube: list[list[_Segment] | None] = []
     for r in raw:
         if r is None:
@@ -1276,7 +1282,7 @@ def _segment_tubes(
             continue
         k, box, segs = r
         for s in segs:
-            if s.kind == "hidden" and not _hidden_look(s, marks["fill"]):
+            if s.kind == "hidden" and not _hidden_look(s, marks["fill"], marks["symbols"]):
                 s.kind = "empty" if s.glass < 16 else "liquid"  # a symbol or glint, not a '?'
         segs = _merge_hidden(segs)
         for s in segs:
@@ -1303,10 +1309,13 @@ def _hidden_fill(marked: list[_Segment]) -> np.ndarray | None:
     return centre if np.linalg.norm(fills - centre, axis=1).max() < 12 else None
 
 
-def _hidden_look(seg: _Segment, fill: np.ndarray | None) -> bool:
+def _hidden_look(seg: _Segment, fill: np.ndarray | None, symbols: bool = False) -> bool:
     """A marked run is hidden when its fill is grey and, if the board's marked grey runs
-    share one fill, that fill: a symbol on a coloured liquid (a colour-blind mode, the lab's
-    letters) is not a '?'."""
+    share one fill, that fill. When coloured liquids carry marks too (symbols on every colour,
+    a colour-blind mode, the lab's letters) only the classic '?' cell counts: dark grey."""
+    if symbols:
+        L, a, b = seg.lab
+        return bool(L <= 45 and np.hypot(a, b) <= 12)
     near = fill is None or np.linalg.norm(seg.lab - fill) < 12
     return _neutral(seg) and bool(near)
 
