@@ -766,7 +766,7 @@ def _merge_hidden(segs: list[_Segment]) -> list[_Segment]:
     return out
 
 
-def _marks(images: tuple, box: tuple, seg: _Segment, y0: int, y1: int, x0: float, x1: float):
+def _marks(images: tuple, box: tuple, y0: int, y1: int, x0: float, x1: float) -> np.ndarray:
     """Boolean map of pixels much lighter or darker than the flat fill around them, rows y0
     to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on the liquid)."""
     lab, flat = images
@@ -785,7 +785,7 @@ def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
         return False  # the rim, with its glints, is not a '?'
     cut = seg.length // 5
     y1 = min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
-    mark = _marks(images, box, seg, seg.y0 + cut, y1, 0.25, 0.75)
+    mark = _marks(images, box, seg.y0 + cut, y1, 0.25, 0.75)
     if mark.size == 0:
         return False
     rows = mark.any(axis=1).mean()  # a line between two units crosses few rows
@@ -796,7 +796,7 @@ def _count_glyphs(images: tuple, box: tuple, seg: _Segment) -> int:
     """How many '?' marks a hidden run shows (a mark's dot is joined to its hook)."""
     x, y, w, h = box
     y1 = seg.y1 - (w // 3 if seg.y1 >= y + h - 2 else w // 8)  # not the outline's bottom
-    mask = _marks(images, box, seg, seg.y0 + w // 8, y1, 0.2, 0.8).astype(np.uint8)
+    mask = _marks(images, box, seg.y0 + w // 8, y1, 0.2, 0.8).astype(np.uint8)
     if mask.size == 0:
         return 0
     mask = cv2.dilate(mask, np.ones((max(3, w // 6), 3), np.uint8))
@@ -1480,7 +1480,7 @@ def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
     rows = (max(y0 + trim, y), min(y1 - trim, y + h - w // 4))
     if rows[1] - rows[0] < 2:
         return False
-    mark = _marks(images, box, None, rows[0], rows[1], 0.25, 0.75)
+    mark = _marks(images, box, rows[0], rows[1], 0.25, 0.75)
     return bool(0.01 < mark.mean() < 0.45 and mark.any(axis=1).mean() > 0.15)
 
 
