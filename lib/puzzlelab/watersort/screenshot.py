@@ -8,10 +8,13 @@ General image analysis, no game's pixel coordinates or colours:
    pitch that explains the strongest side edges), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's regular
    spacing extrapolates to tubes with faint glass and to tubes hidden behind curtains;
-2. a colour profile down each tube's centre (per-row median in CIELAB) is cut where the colour
-   jumps; segments like the empty glass (sampled under every tube's rim) are empty space;
+2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
+   copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
+   empty glass are empty space: the glass is sampled under the rims and, where the background
+   changes from tube to tube, fitted as see-through (rim = a * background behind + b);
 3. the unit height is the largest height that makes every liquid segment a whole number of
-   units; a segment of dark neutral colour with a bright glyph inside is a hidden unit ('?');
+   units; a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by
+   cell on the unit grid when a grey liquid of the same fill rests on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level.
@@ -785,11 +788,18 @@ def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
         return False  # the rim, with its glints, is not a '?'
     cut = seg.length // 5
     y1 = min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
-    mark = _marks(images, box, seg.y0 + cut, y1, 0.25, 0.75)
+    return _mark_like(_marks(images, box, seg.y0 + cut, y1, 0.25, 0.75), whole_height=False)
+
+
+def _mark_like(mark: np.ndarray, whole_height: bool = True) -> bool:
+    """A map from `_marks` shows a glyph: 1-45 % of its pixels, in more than 15 % of its rows
+    (a line between two units crosses few), and, unless `whole_height`, not in 90 % of them
+    (a glint down the glass runs the whole height of a run)."""
     if mark.size == 0:
         return False
-    rows = mark.any(axis=1).mean()  # a line between two units crosses few rows
-    return 0.01 < mark.mean() < 0.45 and 0.15 < rows < 0.9
+    rows = float(mark.any(axis=1).mean())
+    tall_ok = whole_height or rows < 0.9
+    return bool(0.01 < mark.mean() < 0.45 and rows > 0.15 and tall_ok)
 
 
 def _count_glyphs(images: tuple, box: tuple, seg: _Segment) -> int:
@@ -895,7 +905,6 @@ class _Glass:
     ref: np.ndarray
     boxes: tuple
     bg: np.ndarray
-    rims: dict = field(default_factory=dict)  # box -> (its rim colour, background beside)
     fit: tuple | None = None  # (a, b): empty glass = a * background behind + b, or None
 
     def distance(self, seg: _Segment, box: tuple) -> float:
@@ -939,7 +948,7 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
-    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, rims, fit)
+    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, fit)
 
 
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
@@ -1461,10 +1470,11 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
             out.append(s)
             below += s.units
             continue
+        first = len(out)  # cells of this run join only each other, never a run below
         for k in range(below, below + s.units):
             y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
             kind = "hidden" if _cell_marked(images, box, y0, y1) else "liquid"
-            if out and out[-1].kind == kind and out[-1].y0 == y1 and out[-1] is not s:
+            if len(out) > first and out[-1].kind == kind:
                 last = out[-1]
                 out[-1] = _Segment(y0, last.y1, last.lab, kind, last.units + 1, last.fit)
             else:
@@ -1480,8 +1490,7 @@ def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
     rows = (max(y0 + trim, y), min(y1 - trim, y + h - w // 4))
     if rows[1] - rows[0] < 2:
         return False
-    mark = _marks(images, box, rows[0], rows[1], 0.25, 0.75)
-    return bool(0.01 < mark.mean() < 0.45 and mark.any(axis=1).mean() > 0.15)
+    return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75))
 
 
 def _unit_height(segs: list[_Segment], height: float) -> tuple[float, bool]:

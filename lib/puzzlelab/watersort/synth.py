@@ -217,8 +217,8 @@ def _layout(rng: np.random.Generator, n_tubes: int) -> list[int]:
 
 
 def _hidden_style(rng: np.random.Generator, avoid: np.ndarray) -> tuple[np.ndarray, tuple]:
-    """A '?' cell's grey fill (dark or light, at least ΔE 20 from the `avoid` colours in
-    CIELAB) and its mark's colour, in contrast."""
+    """A '?' cell's grey fill (dark or light, ΔE 20 or more from the `avoid` colours in
+    CIELAB when one of 50 draws is) and its mark's colour, in contrast."""
     dark = rng.random() < 0.6
     for _ in range(50):
         grey = int(rng.integers(30, 90)) if dark else int(rng.integers(110, 170))
