@@ -912,10 +912,12 @@ class _Glass:
         side = _beside(self.lab, box, seg.y0, seg.y1, _room(box, list(self.boxes)))
         if side is None:
             return float(np.linalg.norm(seg.lab - self.color))
-        along = _off_line(seg.lab, self.color, side - self.ref)
-        if self.fit is not None:
+        if self.fit is not None:  # see-through glass of known opacity
             a, b = self.fit
-            along = min(along, float(np.linalg.norm(seg.lab - a * side - b)))
+            along = float(np.linalg.norm(seg.lab - a * side - b))
+            along = min(along, float(np.linalg.norm(seg.lab - side)))  # or clear glass
+        else:
+            along = _off_line(seg.lab, self.color, side - self.ref)
         return float(min(along, np.linalg.norm(seg.lab - self.bg)))
 
 
@@ -1259,8 +1261,9 @@ def _segment_tubes(
     """Liquid and hidden segments of every tube (None for covered slots), bottom first; the
     index of a tube with colour above its empty space is appended to `floats`. `images`: the
     CIELAB image (glyphs are looked for in it) and its flattened copy (colours come from it).
-    `marks` (a dict) keeps the board's decision on which marked fill is hidden (see
-    `_hidden_fill`) for later calls on single slots."""
+    `marks` (a dict) keeps the board's decisions on which marked fill is hidden (see
+    `_hidden_fill`) and which colours are surely liquid (see `_reclaim`) for later calls on
+    single slots."""
     lab, flat = images
     marks = {} if marks is None else marks
     raw: list[tuple[int, tuple, list[_Segment]] | None] = []
@@ -1280,6 +1283,11 @@ def _segment_tubes(
             elif s.glass < 16:
                 s.kind = "empty"
         raw.append((k, box, segs))
+    if "sure" not in marks:
+        marks["sure"] = _sure_liquids([r[2] for r in raw if r])
+    for r in raw:
+        if r:
+            _reclaim(r[2], marks["sure"])
     if "fill" not in marks:
         marked = [s for r in raw if r for s in r[2] if s.kind == "hidden"]
         marks["fill"] = _hidden_fill(marked)
@@ -1301,6 +1309,28 @@ def _segment_tubes(
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
+
+
+def _sure_liquids(tubes: list[list[_Segment]]) -> np.ndarray:
+    """Colours read as liquid under other liquid (so they cannot be glass: empty space is only
+    ever at the top of a tube), one CIELAB row each."""
+    sure = [
+        s.lab
+        for segs in tubes
+        for i, s in enumerate(segs)
+        if s.kind == "liquid" and any(t.kind != "empty" for t in segs[:i])
+    ]
+    return np.array(sure).reshape(-1, 3)
+
+
+def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
+    """Read as liquid a run taken for glass whose colour is a liquid's seen under other liquid
+    (glass seen through changes with the background; a liquid's colour does not)."""
+    if not len(sure):
+        return
+    for s in segs:
+        if s.kind == "empty" and s.glass >= 4 and np.linalg.norm(sure - s.lab, axis=1).min() < same:
+            s.kind = "liquid"
 
 
 def _neutral(seg: _Segment) -> bool:
