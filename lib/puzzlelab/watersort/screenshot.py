@@ -404,14 +404,40 @@ def _fill_row(
         filled.append((round(x), y, w, h))
         x += pitch
     prof = None if side is None else side[y + h // 6 : y + h - h // 6].mean(axis=0)
+    added = set()
     for b in filled:
         if prof is not None and _sided(prof, b):
             slots.append((b, False))
         elif _stands_out(lab, b, pitch, bg):
             slots.append((b, True))
-        elif b in inside:
-            gaps.append((r, b[0]))
-    return sorted(slots, key=lambda s: s[0][0])
+        else:
+            if b in inside:
+                gaps.append((r, b[0]))
+            continue
+        added.add(b)
+    return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r)
+
+
+def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, r: int) -> list:
+    """A row's slots, one more or one fewer when it sits half a pitch off the picture's
+    centre (games centre their rows): a faint empty tube at the short end, else the slot the
+    spacing added at the long end; else the short end's slot goes to `gaps` as (row, x)."""
+    if len(slots) < 2:
+        return slots
+    first, last = slots[0][0], slots[-1][0]
+    off = ((first[0] + last[0] + last[2]) / 2 - lab.shape[1] / 2) / pitch
+    if abs(abs(off) - 0.5) > 0.15:
+        return slots
+    x, y, w, h = last if off < 0 else first
+    b = (round(x - np.sign(off) * pitch), y, w, h)
+    if _stands_out(lab, b, pitch, None, 4.0):
+        return sorted(slots + [(b, False)], key=lambda s: s[0][0])
+    end = slots[0] if off < 0 else slots[-1]
+    if end[0] in added:
+        return [s for s in slots if s is not end]
+    if 0 <= b[0] and b[0] + w <= lab.shape[1]:
+        gaps.append((r, b[0]))
+    return slots
 
 
 def _pitch(row: list[tuple]) -> float:
@@ -437,9 +463,12 @@ def _sided(prof: np.ndarray, box: tuple) -> bool:
     return min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base
 
 
-def _stands_out(lab: np.ndarray, box: tuple, pitch: float, bg: np.ndarray) -> bool:
-    """True when a slot's inside differs from the background beside it (a gradient or a
-    photo changes across the picture, so the comparison is with the gaps at its sides)."""
+def _stands_out(
+    lab: np.ndarray, box: tuple, pitch: float, bg: np.ndarray | None, tol: float = 14.0
+) -> bool:
+    """True when a slot's inside differs (median ΔE over `tol`) from the background beside it
+    (a gradient or a photo changes across the picture, so the comparison is with the gaps at
+    its sides; `bg` stands in when there are none)."""
     x, y, w, h = box
     if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
         return False
@@ -449,9 +478,11 @@ def _stands_out(lab: np.ndarray, box: tuple, pitch: float, bg: np.ndarray) -> bo
         lab[y + h // 4 : y + h - h // 8, max(0, x - gap) : max(0, x - gap // 3)],
         lab[y + h // 4 : y + h - h // 8, x + w + gap // 3 : x + w + gap],
     ]
-    side = np.concatenate([p.reshape(-1, 3) for p in sides if p.size] or [bg[None]])
-    local = np.median(side, axis=0)
-    return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > 14
+    pixels = [p.reshape(-1, 3) for p in sides if p.size]
+    if not pixels and bg is None:
+        return False
+    local = np.median(np.concatenate(pixels or [bg[None]]), axis=0)
+    return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > tol
 
 
 def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
