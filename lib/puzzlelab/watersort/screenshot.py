@@ -1305,6 +1305,9 @@ def _segment_tubes(
         prof = _profile(flat, box)
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
+        if _icon(lab, box, segs):
+            raw.append(None)
+            continue
         for s in segs:
             s.glass = glass.distance(s, box)
             if s.glass < 8:
@@ -1362,6 +1365,35 @@ def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
     for s in segs:
         if s.kind == "empty" and s.glass >= 4 and np.linalg.norm(sure - s.lab, axis=1).min() < same:
             s.kind = "liquid"
+
+
+def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment]) -> bool:
+    """True when a tube holds an icon: a run at its middle that does not reach its sides
+    (they keep the colour they have above and below it), between runs of one colour. A
+    liquid unit fills the tube's width; a lock or badge on a cover over the tube does not."""
+    x, y, w, h = box
+    if w < 8:
+        return False
+    edges = np.r_[
+        x + int(0.1 * w) : x + int(0.22 * w), x + w - int(0.22 * w) : x + w - int(0.1 * w)
+    ]
+    for above, mid, below in zip(segs, segs[1:], segs[2:], strict=False):
+        centred = abs((mid.y0 + mid.y1) / 2 - (y + h / 2)) < 0.1 * h
+        if not centred or np.linalg.norm(above.lab - below.lab) > 10:
+            continue
+        if np.linalg.norm(mid.lab - above.lab) < 15 or mid.length > 0.4 * h:
+            continue
+        side = [
+            np.median(lab[a:b, edges].reshape(-1, 3), axis=0)
+            for a, b in (
+                (max(above.y0, above.y1 - mid.length), above.y1),
+                (mid.y0, mid.y1),
+                (below.y0, min(below.y1, below.y0 + mid.length)),
+            )
+        ]
+        if np.linalg.norm(side[1] - side[0]) < 10 and np.linalg.norm(side[1] - side[2]) < 10:
+            return True
+    return False
 
 
 def _neutral(seg: _Segment) -> bool:
