@@ -1316,6 +1316,10 @@ def _segment_tubes(
                 s.kind = "hidden"
             elif s.glass < 16:
                 s.kind = "empty"
+        for s in segs:  # from the top: runs that drift like the picture behind are glass
+            if s.kind != "empty" and not (s.glass < 30 and _varies(prof, s, box[1])):
+                break
+            s.kind = "empty"
         raw.append((k, box, segs))
     if "sure" not in marks:
         marks["sure"] = _sure_liquids([r[2] for r in raw if r])
@@ -1365,6 +1369,17 @@ def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
     for s in segs:
         if s.kind == "empty" and s.glass >= 4 and np.linalg.norm(sure - s.lab, axis=1).min() < same:
             s.kind = "liquid"
+
+
+def _varies(prof: np.ndarray, seg: _Segment, y_top: int, most: float = 8.0) -> bool:
+    """True when a run's colour drifts from its top third to its bottom third (by more than
+    `most`, ΔE): a liquid is one flat colour, glass shows the picture behind it changing."""
+    a, b = seg.y0 - y_top, seg.y1 - y_top
+    third = (b - a) // 3
+    if third < 2:
+        return False
+    top, bottom = np.median(prof[a : a + third], axis=0), np.median(prof[b - third : b], axis=0)
+    return bool(np.linalg.norm(top - bottom) > most)
 
 
 def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment]) -> bool:
