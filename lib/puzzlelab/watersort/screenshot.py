@@ -317,15 +317,15 @@ def _outline_rows(shapes: list[tuple]) -> list[list[tuple[tuple[int, int, int, i
 
 
 def _under_cover(b: tuple, row: list[tuple], shapes: list[tuple]) -> bool:
-    """True when a wider shape of about the tube's height holds the box (curtain, banner),
-    one that is not a panel behind the whole row."""
+    """True when a wider shape of about the tube's height holds the box and no other tube
+    (a curtain, a banner; not edges welded across neighbours, nor a panel behind the row)."""
     x, y, w, h = b
     for cx, cy, cw, ch in shapes:
         inside = cx <= x + 1 and cx + cw >= x + w - 1
         if not (inside and cw >= 1.15 * w and 0.8 * h <= ch <= 1.2 * h):
             continue
         held = sum(cx <= r[0] + 1 and cx + cw >= r[0] + r[2] - 1 for r in row)
-        if cy <= y + 0.2 * h and cy + ch >= y + 0.8 * h and held < max(2, len(row)):
+        if cy <= y + 0.2 * h and cy + ch >= y + 0.8 * h and held == 1:
             return True
     return False
 
@@ -1031,9 +1031,13 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
     for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
         floats: list[int] = []
         marks: dict = {}
-        per_tube = _segment_tubes(
-            images, slots, glass, min_len or max(3.0, 0.35 * unit), params, floats, marks
-        )
+        shortest = min_len or max(3.0, 0.35 * unit)
+        per_tube = _segment_tubes(images, slots, glass, shortest, params, floats, marks)
+        if not any(per_tube) and any(doubt for _, doubt in slots):
+            slots = [(b, False) for b, _ in slots]  # every tube with liquid was odd: read all
+            floats.clear()
+            marks.clear()
+            per_tube = _segment_tubes(images, slots, glass, shortest, params, floats, marks)
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if sum(w == 1.0 for _, w, _ in bounds) >= 3:
             unit, offset, _ = _fit_bounds(np.array(bounds), height)
