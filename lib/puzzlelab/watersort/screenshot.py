@@ -274,12 +274,27 @@ def _count(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray) -> int:
 
 
 def _assemble(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray, gaps: list) -> list:
-    """Every row's (box, doubtful) slots, filled at its pitch (see `_fill_row`)."""
+    """Every row's (box, doubtful) slots, filled at its pitch (see `_fill_row`), within the
+    span the other rows reach once filled."""
     bg = _background(lab, rows)
     hint = _pitch_hint(rows)
-    return [
-        _fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hint) for r, row in enumerate(rows)
-    ]
+    first = [_fill_row(row, lab.shape[1], lab, bg, [], r, side, hint) for r, row in enumerate(rows)]
+    spans = [(min(b[0] for b, _ in row), max(b[0] + b[2] for b, _ in row)) for row in first]
+    out = []
+    for r, row in enumerate(rows):
+        others = [span for k, span in enumerate(spans) if k != r] or [(0, lab.shape[1])]
+        reach = (min(a for a, _ in others), max(b for _, b in others))
+        out.append(_fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hint, reach))
+    return out
+
+
+def _inside(box: tuple, own: tuple, others: tuple) -> bool:
+    """True when a slot lies within its row's found tubes or within the other rows' span: the
+    rows' spacing adds no tube beyond every row (a photo beside a short row is no tube)."""
+    x, _, w, _ = box
+    tol = 0.25 * w
+    lo, hi = min(own[0], others[0]) - tol, max(own[1], others[1]) + tol
+    return lo <= x and x + w <= hi
 
 
 def _shapes(img: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -378,11 +393,14 @@ def _fill_row(
     r: int = 0,
     side: np.ndarray | None = None,
     pitch_hint: float = 0.0,
+    reach: tuple = (0, 1 << 30),
 ) -> list:
     """(box, doubtful) slots of a row: its boxes, plus slots where the row's regular spacing
     says a tube stands but none was found: a tube when both its sides show edges in `side`,
     doubtful when it differs from the background. A gap inside the row that looks like
-    background is appended to `gaps` as (row, x). A one-tube row spaces at `pitch_hint`."""
+    background is appended to `gaps` as (row, x). A one-tube row spaces at `pitch_hint`. No
+    slot is added beyond both the row's tubes and `reach`, the other rows' span (a photo
+    beside a short row is no tube)."""
     slots = [(b, odd) for b, odd in row]
     pitch = _pitch(row) if len(row) > 1 else pitch_hint
     if pitch <= 0:
@@ -404,6 +422,8 @@ def _fill_row(
         filled.append((round(x), y, w, h))
         x += pitch
     prof = None if side is None else side[y + h // 6 : y + h - h // 6].mean(axis=0)
+    own = (xs[0], xs[-1] + w)
+    filled = [b for b in filled if _inside(b, own, reach)]
     added = set()
     for b in filled:
         if prof is not None and _sided(prof, b):
@@ -441,10 +461,16 @@ def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, 
 
 
 def _pitch(row: list[tuple]) -> float:
-    """A row's tube spacing: the median step between its well-matched boxes."""
+    """A row's tube spacing: the median step between its well-matched boxes, each step
+    divided by the number of tubes it spans (judged by the steps between all boxes)."""
+    every = np.diff(sorted(b[0] for b, _ in row))
     good = [b for b, odd in row if not odd] or [b for b, _ in row]
-    pitch = float(np.median(np.diff(sorted(b[0] for b in good)))) if len(good) > 1 else 0.0
-    return pitch if pitch > 0 else float(np.median(np.diff([b[0] for b, _ in row])))
+    steps = np.diff(sorted(b[0] for b in good))
+    base = float(np.median(every)) if len(every) else 0.0
+    if not len(steps) or base <= 0:
+        return base
+    pitch = float(np.median(steps / np.maximum(1, np.round(steps / base))))
+    return pitch if pitch > 0 else base
 
 
 def _pitch_hint(rows: list[list[tuple]]) -> float:
