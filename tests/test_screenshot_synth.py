@@ -30,21 +30,41 @@ def test_synthetic_truth_keeps_the_rules(seed):
 def test_seeded_sweep_is_exact_or_flagged():
     """40 boards: few silent misreadings (measured: 1 of 40), the rest exact or flagged.
 
-    The issue's goal is 99 % exact; the reader is far from it on these looks (measured 12 of
-    40 exact, 34 of the held-out seeds 1000-1099), so the floor below sits just under today's
-    figure and the gallery in notebook 07 shows the misses. A change that makes more readings
-    silent, or fewer exact, fails here.
+    The issue's goal is 99 % exact; the reader is still far from it on these looks (measured
+    21 of 40 exact; 51 of seeds 0-99), so the floor below sits just under today's figure and
+    the gallery in notebook 07 shows the misses. A change that makes more readings silent, or
+    fewer exact, fails here.
     """
     table = score_synth(range(40))
     counts = table.outcome.value_counts().to_dict()
     assert counts.get("silent", 0) <= 2, table[table.outcome == "silent"]
-    assert counts.get("exact", 0) >= 11, counts
+    assert counts.get("exact", 0) >= 20, counts
 
 
 @pytest.mark.parametrize("seed", [13, 16, 20, 29, 36, 47, 53, 75, 79, 94, 97])
 def test_synthetic_boards_of_each_kind_read_exactly(seed):
     """Boards with '?' cells (plain, bold, circled; dark and light grey), covered tubes, a
     photographic background and no outline at all read back exactly, reading.ok."""
+    board = synth_board(seed)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] == "exact", (board.style, got["problems"])
+
+
+@pytest.mark.parametrize(
+    "seed, why",
+    [
+        (4, "a dark liquid at a tube's top matches the photo beside it"),
+        (34, "vivid photo behind see-through glass: liquids are not glass"),
+        (37, "a faint empty tube with no outline at a row's end (the row is off-centre)"),
+        (38, "the row's spacing added a tube that is not there (the row is off-centre)"),
+        (52, "curtains with a badge over tubes of a photo board"),
+        (55, "a whole row of locked tubes"),
+        (78, "a photo beside a short row is not tubes"),
+        (11, "every outline odd: the tubes are read all the same"),
+    ],
+)
+def test_hard_synthetic_boards_read_exactly(seed, why):
+    """Boards that each showed one way of misreading (see `why`) now read back exactly."""
     board = synth_board(seed)
     got = outcome(board.tubes, board.capacity, board.layout, board.image)
     assert got["outcome"] == "exact", (board.style, got["problems"])
