@@ -7,7 +7,15 @@ import cv2
 import numpy as np
 import pytest
 
-from puzzlelab.watersort.screenshot import WORK_HEIGHT, find_tubes
+from puzzlelab.watersort.screenshot import (
+    WORK_HEIGHT,
+    _icon,
+    _merge_same,
+    _pitch,
+    _profile,
+    _segments,
+    find_tubes,
+)
 from puzzlelab.watersort.synth import synth_board
 
 BG = (96, 60, 170)  # a flat purple background
@@ -66,3 +74,32 @@ def test_synthetic_boards_tube_count_and_layout(seed):
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(board.image, (round(width * scale), WORK_HEIGHT), interpolation=interp)
     assert [len(row) for row in find_tubes(img)] == board.layout
+
+
+def test_pitch_counts_the_tubes_a_step_spans():
+    """Two well-matched boxes two tubes apart, an odd one between: the pitch is one step."""
+    row = [((0, 0, 30, 90), False), ((52, 0, 30, 90), True), ((100, 0, 30, 90), False)]
+    assert _pitch(row) == pytest.approx(50)
+    assert _pitch([((0, 0, 30, 90), False), ((48, 0, 30, 90), False)]) == pytest.approx(48)
+
+
+def _tube_with_middle(full_width: bool) -> tuple[np.ndarray, tuple, list]:
+    """A 40x160 tube of one colour with a differently coloured run at its middle, narrow (a
+    cover's badge) or across the whole tube (a liquid unit); its box and segments."""
+    lab = np.zeros((200, 80, 3), np.float32)
+    lab[:, :] = (50, 40, -20)
+    x, y, w, h = 20, 20, 40, 160
+    lab[y : y + h, x : x + w] = (60, -30, 30)
+    x0, x1 = (x, x + w) if full_width else (x + 12, x + w - 12)
+    lab[y + 68 : y + 92, x0:x1] = (90, 0, 0)
+    box = (x, y, w, h)
+    return lab, box, _merge_same(_segments(_profile(lab, box), y))
+
+
+@pytest.mark.parametrize("full_width", [False, True])
+def test_a_badge_at_the_middle_is_a_cover_a_unit_is_not(full_width):
+    """A run at the tube's middle that leaves the sides their colour is a cover's icon; the
+    same run across the tube's width is a liquid unit."""
+    lab, box, segs = _tube_with_middle(full_width)
+    assert len(segs) == 3
+    assert _icon(lab, box, segs) is (not full_width)
