@@ -6,7 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from puzzlelab.watersort.screenshot import _see_through, outcome, self_check
+from puzzlelab.watersort.screenshot import (
+    _as_glass,
+    _sandwiched,
+    _see_through,
+    _Segment,
+    outcome,
+    self_check,
+)
 from puzzlelab.watersort.synth import score_synth, synth_board
 
 
@@ -28,17 +35,17 @@ def test_synthetic_truth_keeps_the_rules(seed):
 
 @pytest.mark.slow  # make test runs it (test-fast stays under 3 minutes)
 def test_seeded_sweep_is_exact_or_flagged():
-    """40 boards: few silent misreadings (measured: 1 of 40), the rest exact or flagged.
+    """40 boards: few silent misreadings (measured: 2 of 40), the rest exact or flagged.
 
     The issue's goal is 99 % exact; the reader is still far from it on these looks (measured
-    21 of 40 exact; 51 of seeds 0-99), so the floor below sits just under today's figure and
+    26 of 40 exact; 61 of seeds 0-99), so the floor below sits just under today's figure and
     the gallery in notebook 07 shows the misses. A change that makes more readings silent, or
     fewer exact, fails here.
     """
     table = score_synth(range(40))
     counts = table.outcome.value_counts().to_dict()
     assert counts.get("silent", 0) <= 2, table[table.outcome == "silent"]
-    assert counts.get("exact", 0) >= 20, counts
+    assert counts.get("exact", 0) >= 25, counts
 
 
 @pytest.mark.parametrize("seed", [13, 16, 20, 29, 36, 47, 53, 75, 79, 94, 97])
@@ -61,6 +68,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (55, "a whole row of locked tubes"),
         (78, "a photo beside a short row is not tubes"),
         (11, "every outline odd: the tubes are read all the same"),
+        (0, "the outline across a tube's bottom read as glass cut off every unit above it"),
+        (98, "the outline across a round bottom is neither glass nor a unit"),
+        (7, "a thin bottom outline read as one more unit made capacity 7 of 6"),
+        (2, "a grey liquid like the glass under liquid; clear glass over a vivid photo"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -80,3 +91,36 @@ def test_see_through_glass_is_fitted_past_full_tubes():
     a, b = _see_through(rims, sides)
     assert a == pytest.approx(0.6, abs=0.02) and b == pytest.approx([30, 2, -3], abs=1.0)
     assert _see_through(rims[:2], sides[:2]) is None  # two tubes cannot show the glass
+
+
+def _seg(y0: int, kind: str, glass: float, lab=(50.0, 0.0, 0.0), units: int = 1) -> _Segment:
+    """A 10-row segment of one kind at its distance from the glass."""
+    return _Segment(y0, y0 + 10, np.array(lab), kind, units, glass=glass)
+
+
+def test_a_run_like_glass_between_liquids_is_liquid():
+    """Empty space is only at a tube's top: a glass-like run with liquid above and below is
+    liquid; at the top, or exactly the glass colour, it stays empty."""
+    segs = [
+        _seg(0, "empty", 1),
+        _seg(10, "liquid", 60),
+        _seg(20, "empty", 9),
+        _seg(30, "hidden", 50),
+    ]
+    _sandwiched(segs)
+    assert [s.kind for s in segs] == ["empty", "liquid", "liquid", "hidden"]
+    same = [_seg(0, "liquid", 60), _seg(10, "empty", 1), _seg(20, "liquid", 60)]
+    _sandwiched(same)
+    assert same[1].kind == "empty"  # the glass's own colour: not evidence enough
+
+
+def test_a_rare_colour_seen_only_at_tube_tops_may_be_glass():
+    """A colour seen fewer than capacity times, every unit of it a top run close to the glass,
+    is offered as glass; a rare colour seen under other liquid is not."""
+    bottom = [_seg(20, "liquid", 80, units=2)]
+    tubes = [bottom + [_seg(0, "liquid", 20)], bottom + [_seg(0, "liquid", 20)], list(bottom)]
+    names = [["a", "a", "x"], ["a", "a", "x"], ["a", "a"]]
+    (variant,) = _as_glass(tubes, names, 6)
+    assert [len(t) for t in variant] == [1, 1, 1]
+    names[2] = ["x", "a"]  # x also under other liquid: a liquid, not glass
+    assert _as_glass(tubes, names, 6) == []

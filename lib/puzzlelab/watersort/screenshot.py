@@ -1078,15 +1078,7 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
     _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
-    first = None
-    for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
-        trial = [None if t is None else list(t) for t in per_tube]
-        out = _label(trial, guess, covered_idx, params)
-        first = first or out
-        if not self_check(out[0], out[2]):
-            break
-    else:
-        out = first
+    out = _choose(per_tube, geo, covered_idx, params)
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours anywhere
@@ -1126,6 +1118,51 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
         size=(int(shape[1]), int(shape[0])),
         doubtful=sorted({k for _, ks in problems for k in ks}),
     )
+
+
+def _choose(per_tube: list, geo: int, covered_idx: list[int], params: ReaderParams) -> tuple:
+    """The labelled reading (see `_label`) that keeps the game's invariant, else the first.
+
+    The invariant decides what the picture leaves open: a capacity one off the tubes'
+    geometry, and top runs that look nearly like the glass seen over a picture (a colour
+    seen too rarely, only ever at the top of a tube, read as glass instead)."""
+    first = None
+    variants = [per_tube]
+    while variants:
+        tubes = variants.pop(0)
+        for guess in (geo, geo + 1, geo - 1):
+            trial = [None if t is None else list(t) for t in tubes]
+            out = _label(trial, guess, covered_idx, params)
+            if not self_check(out[0], out[2]):
+                return out
+            if first is None:
+                first = out
+                variants += _as_glass(tubes, out[0], out[2])
+    return first
+
+
+GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may be glass
+
+
+def _as_glass(per_tube: list, names: list, capacity: int) -> list[list]:
+    """Per tube segments with the top runs of each rare colour dropped (read as glass), when
+    every unit of that colour sits in such a run: one variant with all of them dropped."""
+    counts = Counter(u for t in names if t for u in t if u != HIDDEN)
+    rare = {c for c, m in counts.items() if m < capacity}
+    tops = {
+        k: t[-1]
+        for k, t in enumerate(per_tube)
+        if t and t[-1].kind == "liquid" and t[-1].glass < GLASSY and names[k]
+    }
+    drop = set()
+    for c in rare:
+        mine = [k for k in tops if names[k][-1] == c]
+        top_units = sum(tops[k].units for k in mine)
+        if mine and top_units == counts[c]:
+            drop.update(mine)
+    if not drop:
+        return []
+    return [[t[:-1] if k in drop else t for k, t in enumerate(per_tube)]]
 
 
 MIN_MARGIN = 0.2  # a unit's colour nearer than this (0..1) to the midpoint of two colours
@@ -1350,6 +1387,7 @@ def _segment_tubes(
             if s.kind != "empty" and not (s.glass < 30 and _varies(prof, s, box[1])):
                 break
             s.kind = "empty"
+        _sandwiched(segs)
         raw.append((k, box, segs))
     if "sure" not in marks:
         marks["sure"] = _sure_liquids([r[2] for r in raw if r])
@@ -1377,6 +1415,15 @@ def _segment_tubes(
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
+
+
+def _sandwiched(segs: list[_Segment], least: float = 4.0) -> None:
+    """Read as liquid a flat run taken for glass that has liquid right above and below it
+    (empty space is only ever at the top of a tube; a liquid can look like the glass)."""
+    for i in range(1, len(segs) - 1):
+        s, up, down = segs[i], segs[i - 1], segs[i + 1]
+        if s.kind == "empty" and s.glass >= least and up.kind == "liquid" and down.kind != "empty":
+            s.kind = "liquid"
 
 
 def _sure_liquids(tubes: list[list[_Segment]]) -> np.ndarray:
@@ -1472,7 +1519,7 @@ def _floating(segs: list[_Segment], box: tuple) -> bool:
     the top is not liquid)."""
     _, y, _, h = box
     kinds = [s.kind == "liquid" and s.length > 0.08 * h and s.y0 > y + 0.1 * h for s in segs]
-    empty = [s.kind == "empty" for s in segs]
+    empty = [s.kind == "empty" and not _bottom_edge(s, box) for s in segs]
     return any(kinds[i] and any(empty[i + 1 :]) for i in range(len(segs)))
 
 
@@ -1514,6 +1561,8 @@ def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
     x, y, w, h = box
     out = []
     body = [s for s in segs if s.y1 <= y + h - 1 or s.length > 0.04 * h]
+    while len(body) > 1 and _bottom_edge(body[-1], box):
+        body.pop()
     for s in reversed(body):
         if s.kind == "empty":
             break
@@ -1522,6 +1571,13 @@ def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
     while out and out[0].y1 >= y + h - 1 and out[0].length < 0.06 * h:
         out.pop(0)
     return out
+
+
+def _bottom_edge(seg: _Segment, box: tuple) -> bool:
+    """A short run at the tube's very bottom: the outline across a round or flat bottom,
+    whatever colour it shows, is no unit and no empty space."""
+    _, y, w, h = box
+    return seg.y1 >= y + h - 1 and seg.length < max(0.06 * h, 0.25 * w)
 
 
 def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float, int]]:
