@@ -72,6 +72,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (98, "the outline across a round bottom is neither glass nor a unit"),
         (7, "a thin bottom outline read as one more unit made capacity 7 of 6"),
         (2, "a grey liquid like the glass under liquid; clear glass over a vivid photo"),
+        (1046, "only every second tube of a row found: its spacing is half the step"),
+        (1000, "a short last row found in part: the finer spacing matches the other rows'"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

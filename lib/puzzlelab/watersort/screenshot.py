@@ -277,14 +277,16 @@ def _assemble(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray, gaps: 
     """Every row's (box, doubtful) slots, filled at its pitch (see `_fill_row`), within the
     span the other rows reach once filled."""
     bg = _background(lab, rows)
-    hint = _pitch_hint(rows)
-    first = [_fill_row(row, lab.shape[1], lab, bg, [], r, side, hint) for r, row in enumerate(rows)]
+    hints = [_pitch_hint(rows[:r] + rows[r + 1 :]) for r in range(len(rows))]  # the others'
+    first = [
+        _fill_row(row, lab.shape[1], lab, bg, [], r, side, hints[r]) for r, row in enumerate(rows)
+    ]
     spans = [(min(b[0] for b, _ in row), max(b[0] + b[2] for b, _ in row)) for row in first]
     out = []
     for r, row in enumerate(rows):
         others = [span for k, span in enumerate(spans) if k != r] or [(0, lab.shape[1])]
         reach = (min(a for a, _ in others), max(b for _, b in others))
-        out.append(_fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hint, reach))
+        out.append(_fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hints[r], reach))
     return out
 
 
@@ -398,7 +400,8 @@ def _fill_row(
     """(box, doubtful) slots of a row: its boxes, plus slots where the row's regular spacing
     says a tube stands but none was found: a tube when both its sides show edges in `side`,
     doubtful when it differs from the background. A gap inside the row that looks like
-    background is appended to `gaps` as (row, x). A one-tube row spaces at `pitch_hint`. No
+    background is appended to `gaps` as (row, x). `pitch_hint` is the other rows' spacing: a
+    one-tube row spaces at it, and a finer pitch (see `_finer`) must match it. No
     slot is added beyond both the row's tubes and `reach`, the other rows' span (a photo
     beside a short row is no tube)."""
     slots = [(b, odd) for b, odd in row]
@@ -408,6 +411,8 @@ def _fill_row(
     good = [b for b, odd in row if not odd] or [b for b, _ in row]
     xs = [b[0] for b, _ in row]
     _, y, w, h = good[0]
+    prof = None if side is None else side[y + h // 6 : y + h - h // 6].mean(axis=0)
+    pitch = _finer(row, pitch, (y, w, h), lab, prof, pitch_hint)
     filled = []  # gaps inside the row
     for (a, _), (b, _) in zip(row, row[1:], strict=False):
         k = round((b[0] - a[0]) / pitch)
@@ -421,7 +426,6 @@ def _fill_row(
     while x + w <= width:
         filled.append((round(x), y, w, h))
         x += pitch
-    prof = None if side is None else side[y + h // 6 : y + h - h // 6].mean(axis=0)
     own = (xs[0], xs[-1] + w)
     filled = [b for b in filled if _inside(b, own, reach)]
     added = set()
@@ -436,6 +440,35 @@ def _fill_row(
             continue
         added.add(b)
     return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r)
+
+
+def _finer(
+    row: list[tuple], pitch: float, shape: tuple, lab: np.ndarray, prof, hint: float = 0.0
+) -> float:
+    """The row's pitch, or a third or half of it when the boxes found are every third or
+    second tube: the steps between boxes are whole numbers of the finer pitch, the tubes do
+    not touch, and every slot it puts between two found boxes shows both sides of a tube
+    (edges where its walls would be; a gap between widely spaced tubes shows none). With
+    other rows (`hint`: their pitch) the finer pitch must be theirs."""
+    y, w, h = shape
+    xs = sorted(b[0] for b, _ in row)
+    for k in (3, 2):
+        p = pitch / k
+        if p < 1.3 * w:  # finer tubes would all but touch: their walls are the found ones
+            continue
+        if hint and abs(p - hint) > 0.1 * hint:  # other rows space their tubes otherwise
+            continue
+        steps = np.diff(xs) / p
+        if len(steps) == 0 or np.abs(steps - np.round(steps)).max() > 0.2:
+            continue
+        mids = [
+            (round(a + j * (b - a) / n), y, w, h)
+            for a, b, n in zip(xs, xs[1:], np.round(steps).astype(int), strict=False)
+            for j in range(1, n)
+        ]
+        if mids and prof is not None and all(_sided(prof, m) for m in mids):
+            return p
+    return pitch
 
 
 def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, r: int) -> list:
