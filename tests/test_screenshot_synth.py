@@ -74,6 +74,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2, "a grey liquid like the glass under liquid; clear glass over a vivid photo"),
         (1046, "only every second tube of a row found: its spacing is half the step"),
         (1000, "a short last row found in part: the finer spacing matches the other rows'"),
+        (1038, "one unit on a flat bottom: the outline is no drift like glass over a picture"),
+        (1162, "one unit at the bottom of a tube, its outline below it"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

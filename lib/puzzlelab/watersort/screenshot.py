@@ -1417,7 +1417,7 @@ def _segment_tubes(
             elif s.glass < 16:
                 s.kind = "empty"
         for s in segs:  # from the top: runs that drift like the picture behind are glass
-            if s.kind != "empty" and not (s.glass < 30 and _varies(prof, s, box[1])):
+            if s.kind != "empty" and not (s.glass < 30 and _varies(prof, s, box)):
                 break
             s.kind = "empty"
         _sandwiched(segs)
@@ -1481,10 +1481,14 @@ def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
             s.kind = "liquid"
 
 
-def _varies(prof: np.ndarray, seg: _Segment, y_top: int, most: float = 8.0) -> bool:
+def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> bool:
     """True when a run's colour drifts from its top third to its bottom third (by more than
-    `most`, ΔE): a liquid is one flat colour, glass shows the picture behind it changing."""
+    `most`, ΔE): a liquid is one flat colour, glass shows the picture behind it changing. The
+    outline across the tube's bottom (see `_bottom_edge`) is left out."""
+    _, y_top, w, h = box
     a, b = seg.y0 - y_top, seg.y1 - y_top
+    if b >= h - 1:
+        b -= int(max(0.06 * h, 0.25 * w))
     third = (b - a) // 3
     if third < 2:
         return False
