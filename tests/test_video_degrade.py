@@ -67,6 +67,44 @@ def test_every_opening_read_exactly(tmp_path, clean, pictures, case):
     assert (table["flag"] == "").all(), table["flag"].tolist()
 
 
+PORTRAIT = (540, 960)
+
+
+@pytest.mark.parametrize(
+    "scale, seed",
+    [(0.95, 3), (0.95, 4), (0.5, 0), (0.3, 1), (0.2, 2), (0.2, 5)],
+    ids=lambda v: str(v),
+)
+def test_portrait_recordings_read_exactly(tmp_path, pictures, scale, seed):
+    """A game filmed upright at 540x960, its board filling the width (scale 0.95: seeds 3 and 4
+    were 'no puzzle found' while the change thumbnail was 16:9 and its gain the frame's mean)
+    or small (scale 0.2: 96 pixels; seed 2 gave a wrong row and lost the other two)."""
+    path = tmp_path / "portrait.mp4"
+    truth = synthesize_recording(
+        path, pictures, 3, pattern_pool=make_pool(), size=PORTRAIT, rng=seed, scale=scale
+    )
+    table = read(path, pictures)
+    assert score_extraction(table, truth).exact
+    assert (table["flag"] == "").all(), table["flag"].tolist()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [{"portrait": 1, "scale": 1}, {"letterbox": 1, "scale": 1}, {"portrait": 0.2, "jpeg": 1}],
+    ids=describe,
+)
+def test_small_boards_in_portrait_frames(tmp_path, clean, pictures, case):
+    """The clean 480x270 game as a phone held upright records it, then halved or compressed:
+    boards of 60-115 pixels in frames of 136x240 to 270x480."""
+    path, truth = clean
+    target = tmp_path / "small.mp4"
+    moved = degrade_recording(path, target, truth, case, rng=11)
+    assert moved.attrs["size"][1] > moved.attrs["size"][0]
+    table = read(target, pictures)
+    assert score_extraction(table, moved).exact
+    assert (table["flag"] == "").all(), table["flag"].tolist()
+
+
 def unsaid(table, truth, caught) -> list[str]:
     """What a reading got wrong without saying so: wrong or extra rows without a flag, and
     openings with neither a right row nor a flagged one when no warning was given."""
@@ -111,6 +149,15 @@ def test_truth_follows_frames_and_pixels(tmp_path, clean, pictures):
     size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
     cap.release()
     assert size == moved.attrs["size"] and size[1] > size[0]  # portrait 9:16, halved
+    upright = degrade_recording(path, tmp_path / "up.mp4", truth, {"portrait": 1}, rng=2)
+    assert (
+        upright.attrs["size"] == SIZE[::-1] and upright.attrs["board"][2] > truth.attrs["board"][2]
+    )
+    frame = cv2.cvtColor(
+        read_frame(tmp_path / "up.mp4", int(upright["frame"][1]) + 1), cv2.COLOR_RGB2BGR
+    )
+    reading = read_board(frame, upright.attrs["board"], tile_templates(pictures))
+    assert (reading.picture, reading.state) == tuple(upright[["picture", "state"]].iloc[1])
     assert moved.attrs["n_frames"] != truth.attrs["n_frames"]
     assert (moved["answer_frame"] < moved["frame"]).all()
     assert (moved["frame"] <= moved["end_frame"]).all()

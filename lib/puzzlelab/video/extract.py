@@ -1,8 +1,9 @@
 """Reading each opening's puzzle out of a recording: cut detection, location, tile assignment.
 
-Per frame the extractor does almost nothing: it takes an 80x45 grey thumbnail (strided
-subsampling plus area averaging, ~0.03 ms at 1280x720) and measures the largest change of
-any of 16x9 screen blocks since the previous frame. A jump far above the recent noise floor
+Per frame the extractor does almost nothing: it takes a grey thumbnail in the frame's own
+shape (80x45 at 16:9, 45x80 for a portrait phone; strided subsampling plus area averaging,
+~0.03 ms at 1280x720) and measures the largest change of any of its 144 or so blocks, each
+about square on screen, since the previous frame. A jump far above the recent noise floor
 is a cut; the frames between two cuts form a scene. Only when a scene ends is its last
 (stable) frame analysed: the board is found (first from what changed against the last
 background scene, then refined by a small search and remembered), its nine cells are
@@ -44,8 +45,8 @@ from .pictures import (
 )
 
 COLUMNS = ["frame", "time", "picture", "state", "confidence", "score", "flag", "x", "y", "side"]
-THUMB = (80, 45)  # thumbnail size for change detection (16:9 frames)
-BLOCKS = (16, 9)  # blocks over which change is averaged
+BLOCK = 5  # side in thumbnail pixels of the blocks over which change is averaged
+N_BLOCKS = 144  # about this many blocks per thumbnail, each about square on screen
 COARSE = 8  # ... and at COARSE x COARSE while searching for the board
 TEMPLATE = 16  # cells and tiles are compared at TEMPLATE x TEMPLATE pixels
 KEEP_BYTES = 256 * 2**20  # frames kept while looking for the board (read again, not decoded)
@@ -81,17 +82,33 @@ def open_video(path: str | Path) -> cv2.VideoCapture:
     return cap
 
 
+def thumb_size(size: tuple[int, int]) -> tuple[int, int]:
+    """(width, height) of the change-detection thumbnail of a frame of `size` (width, height):
+    about N_BLOCKS blocks of BLOCK x BLOCK pixels, each about square on screen whatever the
+    frame's shape (80x45 for 16:9 landscape, 45x80 for a portrait phone, 70x50 for 4:3)."""
+    aspect = size[0] / size[1]
+    blocks = (
+        max(1, round(float(np.sqrt(N_BLOCKS * aspect)))),
+        max(1, round(float(np.sqrt(N_BLOCKS / aspect)))),
+    )
+    return BLOCK * blocks[0], BLOCK * blocks[1]
+
+
 def thumbnail(frame: np.ndarray) -> np.ndarray:
-    """An 80x45 grey-ish (green channel) thumbnail: cheap enough to take of every frame."""
+    """A small grey-ish (green channel) thumbnail of the frame's shape (`thumb_size`): cheap
+    enough to take of every frame."""
     h, w = frame.shape[:2]
-    step = max(1, min(w // (THUMB[0] * 4), h // (THUMB[1] * 4)))
+    tw, th = thumb_size((w, h))
+    step = max(1, min(w // (tw * 4), h // (th * 4)))
     sub = frame[::step, ::step, 1] if frame.ndim == 3 else frame[::step, ::step]
-    return cv2.resize(sub, THUMB, interpolation=cv2.INTER_AREA)
+    return cv2.resize(sub, (tw, th), interpolation=cv2.INTER_AREA)
 
 
 def block_change(a: np.ndarray, b: np.ndarray) -> float:
-    """Largest mean absolute difference of two thumbnails over any of the 16x9 blocks."""
-    return float(cv2.resize(cv2.absdiff(a, b), BLOCKS, interpolation=cv2.INTER_AREA).max())
+    """Largest mean absolute difference of two thumbnails over any of their BLOCK x BLOCK
+    blocks."""
+    blocks = (a.shape[1] // BLOCK, a.shape[0] // BLOCK)
+    return float(cv2.resize(cv2.absdiff(a, b), blocks, interpolation=cv2.INTER_AREA).max())
 
 
 def sample_cells(frame: np.ndarray, rect: Rect, size: int = TEMPLATE) -> np.ndarray | None:
@@ -273,7 +290,8 @@ def locate_board(
     """
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     h, w = grey.shape
-    sx, sy = w / THUMB[0], h / THUMB[1]
+    tw, th = thumb_size((w, h))
+    sx, sy = w / tw, h / th
     x0, x1, y0, y1 = box[0] * sx, box[1] * sx, box[2] * sy, box[3] * sy
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     s0 = min(x1 - x0, y1 - y0)
@@ -336,8 +354,9 @@ def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
     """Whether a changed region (thumbnail pixels) of a frame of `size` could hold a board:
     roughly square on screen (not a notification banner) and not a dot."""
     w, h = box[1] - box[0], box[3] - box[2]
-    wide, tall = w * size[0] / THUMB[0], h * size[1] / THUMB[1]
-    return min(w / THUMB[0], h / THUMB[1]) >= 0.08 and 0.5 <= wide / tall <= 2.0
+    tw, th = thumb_size(size)
+    wide, tall = w * size[0] / tw, h * size[1] / th
+    return min(w / tw, h / th) >= 0.08 and 0.5 <= wide / tall <= 2.0
 
 
 def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
@@ -373,7 +392,7 @@ def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut:
             return None
         boxes = [
             b
-            for b in change_boxes(same_gain(thumb, background), background)
+            for b in change_boxes(background_gain(thumb, background), background)
             if plausible(b, frame.shape[1::-1])
         ]
         if not boxes:  # nothing stands out: this is the screensaver
@@ -420,6 +439,19 @@ def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut:
 def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """`thumb` scaled to the mean brightness of `ref` (a flicker of the whole screen is no cut)."""
     return cv2.convertScaleAbs(thumb, alpha=(cv2.mean(ref)[0] + 1.0) / (cv2.mean(thumb)[0] + 1.0))
+
+
+def background_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """`thumb` scaled so that its darker quarter matches that of the background `ref`.
+
+    The mean will not do here: a board filling the width of a portrait frame covers over half
+    of it, and scaling its frame down to the screensaver's mean brightness hid the board's
+    own frame and its darker tiles, so that no changed region enclosed the board. The lower
+    quartile stays on the background while a board covers less than three quarters.
+    """
+    k = thumb.size // 4
+    low = float(np.partition(thumb.ravel(), k)[k]) + 1.0
+    return cv2.convertScaleAbs(thumb, alpha=(float(np.partition(ref.ravel(), k)[k]) + 1.0) / low)
 
 
 GATE = 24  # side of the per-frame board signature
