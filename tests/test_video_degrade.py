@@ -190,8 +190,9 @@ def test_degrade_refuses_odd_requests(tmp_path, clean):
     assert str(Degradation("jpeg", 0.5)) == "jpeg 0.5" and describe([]) == "clean"
 
 
-def cover_cells(source, target, truth, opening: int, cells=(0, 4)) -> None:
-    """Copy a recording, painting two board cells flat grey while one opening's puzzle shows."""
+def cover_cells(source, target, truth, opening: int, cells=(0, 4), since="frame") -> None:
+    """Copy a recording, painting board cells flat grey while one opening's puzzle shows (from
+    its preview on, with since='answer_frame')."""
     x, y, side = truth.attrs["board"]
     c = side // 3
     row = truth.iloc[opening]
@@ -202,7 +203,7 @@ def cover_cells(source, target, truth, opening: int, cells=(0, 4)) -> None:
         ok, frame = cap.read()
         if not ok:
             break
-        if row["frame"] <= k <= row["end_frame"]:
+        if row[since] <= k <= row["end_frame"]:
             for cell in cells:
                 r, q = divmod(cell, 3)
                 frame[y + r * c : y + (r + 1) * c, x + q * c : x + (q + 1) * c] = 128
@@ -225,6 +226,21 @@ def test_a_hidden_tile_is_flagged_not_invented(tmp_path, clean, pictures):
     assert set(confident["state"]) == set(truth["pattern"].iloc[[0, 2]])
     flagged = table[table["flag"] != ""]
     assert flagged["flag"].isin(["hidden", "doubtful"]).all()
+
+
+def test_an_opening_read_not_at_all_is_said(tmp_path, clean, pictures):
+    """Six of nine cells covered from the preview to the end of the puzzle: neither can be
+    read, so there is no row to flag; the opening used to vanish without a word."""
+    path, truth = clean
+    target = tmp_path / "unread.mp4"
+    cover_cells(path, target, truth, opening=1, cells=range(6), since="answer_frame")
+    with pytest.warns(UserWarning, match=r"1 opening\(s\) .* could not be read at all"):
+        table = extract_states(target, pictures, progress=False)
+    assert table["state"].tolist() == truth["pattern"].iloc[[0, 2]].tolist()
+    assert (table["flag"] == "").all()
+    [(first, last)] = table.attrs["unseen"]
+    row = truth.iloc[1]
+    assert row["answer_frame"] <= first <= last <= row["end_frame"] + 1
 
 
 def test_robustness_table_and_figures(tmp_path, clean, pictures):

@@ -599,6 +599,7 @@ class _Reader:
         self.opening: _Opening | None = None
         self.rows: list[tuple[int, Reading, str]] = []
         self.unread = 0  # openings whose preview was seen but not their puzzle
+        self.unseen: list[tuple[int, int]] = []  # (first, last) frames of unread openings
         self.last: tuple[str, list | None] = ("background", None)
 
     def read(self, i: int, r: Reading) -> str:
@@ -679,6 +680,61 @@ class _Reader:
         self.rows.append((o.first, reading, flag))
 
 
+OPENING_KINDS = ("answer", "puzzle", "disturbed", "doubtful")  # kinds of frames of an opening
+SHOWN = 30.0  # grey-level change from the screensaver, on 5 of 9 cells, of a board on screen
+
+
+def screen_change(sig: np.ndarray, screen: np.ndarray) -> float:
+    """Median of the nine cells' mean absolute change from the screensaver's signature, after
+    a change of brightness within a factor of 2 (a phone's flicker, up to +-30 % each way) is
+    taken out: a board, brighter by more, still stands out from it.
+
+    Measured on degraded recordings (480x270 and 960x540, 1,373 screensaver frames read under
+    touches, flicker, notifications and compression): at most 26 grey levels; boards of the
+    five brighter pictures 39 or more. The darkest picture (night sky) changes the board by
+    only 5-12 levels: an opening of it that cannot be read at all goes unnoticed."""
+    ratio = (cv2.mean(sig)[0] + 1.0) / (cv2.mean(screen)[0] + 1.0)
+    ref = screen * np.float32(ratio) if 0.5 < ratio < 2.0 else screen
+    cells = cv2.resize(cv2.absdiff(sig, ref), (3, 3), interpolation=cv2.INTER_AREA).ravel()
+    return float(np.partition(cells, 4)[4])
+
+
+class _Unseen:
+    """Stretches of frames where something stood at the board that no opening accounts for.
+
+    The screensaver at the board is remembered from the frames read as background; a stretch
+    begins at a frame that differs from it in at least 5 of the 9 cells by SHOWN (so not a
+    touch or a notification passing over the screensaver) and is counted when it ends on the
+    screensaver again, lasted at least `glance` frames and no frame of it was read as part of
+    an opening: an opening whose preview and puzzle were both unreadable (covered, say),
+    which would otherwise leave no trace at all.
+    """
+
+    def __init__(self, glance: int):
+        self.glance = glance
+        self.screen: np.ndarray | None = None  # the board's signature showing the screensaver
+        self.state = "screen"  # or "stretch" (something unread shown) or "busy" (an opening)
+        self.start = 0
+        self.stretches: list[tuple[int, int]] = []  # (first, last) frame of each
+
+    def see(self, i: int, kind: str, sig: np.ndarray) -> None:
+        """Account for frame i (read as `kind`, board signature `sig`)."""
+        if kind in OPENING_KINDS:
+            self.state = "busy"
+            return
+        if self.screen is not None and screen_change(sig, self.screen) > SHOWN:
+            if self.state == "screen":
+                self.state, self.start = "stretch", i
+            return
+        self.end(i)
+        self.screen, self.state = sig.copy(), "screen"
+
+    def end(self, i: int) -> None:
+        """The screensaver is back at frame i (or the recording ended before it)."""
+        if self.state == "stretch" and i - self.start >= self.glance:
+            self.stretches.append((self.start, i - 1))
+
+
 def clearest_reading(frames: list, picture: int, templates: np.ndarray) -> Reading:
     """Read one board built cell by cell from the frames that show each cell most clearly.
 
@@ -716,6 +772,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
     frame and since the last frame read; only frames where the board changed are read.
     """
     reader = _Reader(good, templates, fps)
+    unseen = _Unseen(reader.glance)
     trace: list[float] = []
     log: list[tuple] = []
     recent: deque[float] = deque(maxlen=int(2 * fps))
@@ -738,6 +795,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
         if last is None or settle or since > max(min_cut, 4 * floor):
             reading = _read_board(frame, rect, templates)
             kind = reader.read(i, reading)
+            unseen.see(i, kind, sig)
             log.append((i, kind, reading.picture, reading.state, reading.score, reading.runner_up))
             # a frame that could not be read confidently may be a transition: read the next too
             settle, last = not settle and not good(reading), sig
@@ -746,6 +804,8 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
         recent.append(noise)  # the quiet cells' change: a ripple over most cells is no noise
         i += 1
     reader.close()
+    unseen.end(i)
+    reader.unseen = unseen.stretches
     return reader, trace, log, i
 
 
@@ -819,7 +879,9 @@ def extract_states(
     reach about 0.55 with a lead below 0.25). A board change counts when it exceeds
     `min_cut` grey levels (brightness flicker taken out) and 4x the recent
     median. `attrs`: trace (per-frame board change), log (every frame read: frame, kind,
-    picture, state, score, lead), unread (previews whose puzzle was never seen),
+    picture, state, score, lead), unread (previews whose puzzle was never seen), unseen
+    ((first, last) frames of each stretch where the board showed something that was neither
+    the screensaver nor readable: an opening of which nothing could be read; with a warning),
     board_frames (frames decoded to find the board).
 
     Parameters
@@ -862,7 +924,7 @@ def extract_states(
         coarse = tile_templates(pictures, COARSE, CELL_MARGIN)
         found, trace = find_board(kept, templates, coarse, good, min_cut, fps)
         board_frames = len(trace) + 1
-        rows, log, unread = [], [], 0
+        rows, log, unread, unseen = [], [], 0, []
         if found is not None:
             if kept.complete:  # the frames seen so far, then the rest of the recording
                 frames = itertools.chain(kept.frames, frames_of(cap))
@@ -872,7 +934,7 @@ def extract_states(
                 frames = frames_of(cap)
             kept.frames = []
             reader, trace, log, n = read_openings(frames, found.rect, templates, good, min_cut, fps)
-            rows, unread = reader.rows, reader.unread
+            rows, unread, unseen = reader.rows, reader.unread, reader.unseen
         else:
             n = len(trace)
         bar.update(n)
@@ -900,6 +962,14 @@ def extract_states(
             "puzzle: they have no row",
             stacklevel=2,
         )
+    if unseen:
+        spans = ", ".join(f"{a / fps:.1f}-{b / fps:.1f} s" for a, b in unseen[:5])
+        warnings.warn(
+            f"{len(unseen)} opening(s) in {video_path} could not be read at all: something "
+            f"stood at the board at {spans}{' ...' if len(unseen) > 5 else ''}, but neither "
+            "the solved picture nor a puzzle could be read (covered?): they have no row",
+            stacklevel=2,
+        )
     log = pd.DataFrame(log, columns=["frame", "kind", "picture", "state", "score", "lead"])
     log["state"] = [_pattern(state) for state in log["state"]]
     log["lead"] = log["score"] - log["lead"]
@@ -909,6 +979,7 @@ def extract_states(
         n_frames=n,
         log=log,
         unread=unread,
+        unseen=unseen,
         board_frames=board_frames,
     )
     return table
