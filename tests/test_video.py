@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import examples
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from puzzlelab.errors import InvalidPuzzleError, ParseError, PuzzleError
@@ -373,6 +373,9 @@ def test_frame_kernel_matches_signature_and_cell_changes(seed, grey):
     d, noise, since = _frame_step(plane, x, y, n, sub, out, sigs[1], sigs[0])
     # OpenCV rounds each block mean to a whole grey level; the kernel keeps the fraction
     assert np.abs(out - sigs[2]).max() <= 0.5 + 1e-4
+    for ref_sig in sigs[:2]:  # near the flicker limit, rounding decides whether gain is taken out
+        ratio = (sigs[2].mean() + 1) / (ref_sig.mean() + 1)
+        assume(min(abs(ratio - 1.35), abs(1 / ratio - 1.35)) > 0.01)
     ref, ref_noise = cell_changes(sigs[2], sigs[1])
     assert d == pytest.approx(ref, abs=0.6) and noise == pytest.approx(ref_noise, abs=0.6)
     assert since == pytest.approx(cell_changes(sigs[2], sigs[0])[0], abs=0.6)

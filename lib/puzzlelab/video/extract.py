@@ -285,8 +285,9 @@ def locate_board(
 ) -> Reading | None:
     """Search board rectangles inside a changed region (thumbnail box); best reading or None.
 
-    A grid of positions and sizes is scored with `coarse` templates (8x8 cells, a quarter
-    of the work) when given, then the best is refined by hill-climbing with `templates`.
+    Sizes centred in the region, then positions off-centre at the best size and its two
+    neighbours (35 rectangles instead of a full grid's 99), are scored with `coarse` templates
+    (8x8 cells) when given; the best is refined by hill-climbing with `templates`.
     """
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     h, w = grey.shape
@@ -295,14 +296,19 @@ def locate_board(
     x0, x1, y0, y1 = box[0] * sx, box[1] * sx, box[2] * sy, box[3] * sy
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     s0 = min(x1 - x0, y1 - y0)
-    candidates = [  # the board lies within a frame of unknown width
+    grid = templates if coarse is None else coarse
+    sizes = s0 * np.linspace(0.60, 1.10, 11)  # the board lies within a frame of unknown width
+    scores = [quick_score(grey, (cx - s / 2, cy - s / 2, s), grid) for s in sizes]
+    k = int(np.argmax(scores))
+    candidates = [  # then off-centre, at the best size and its neighbours
         (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
-        for s in s0 * np.linspace(0.60, 1.10, 11)
+        for s in sizes[max(0, k - 1) : k + 2]
         for dx in (-0.08, 0.0, 0.08)
         for dy in (-0.08, 0.0, 0.08)
+        if dx or dy
     ]
-    grid = templates if coarse is None else coarse
-    scores = [quick_score(grey, r, grid) for r in candidates]
+    scores += [quick_score(grey, r, grid) for r in candidates]
+    candidates = [(cx - s / 2, cy - s / 2, s) for s in sizes] + candidates
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
@@ -322,7 +328,8 @@ DIAGONALS = [
 
 def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> Rect:
     """Hill-climb `quick_score` over position and size: moves along the axes, the step halved
-    when stuck; at a step of one pixel the diagonal moves get a try too (6 moves a round
+    when stuck down to a pixel (a 150th of the board on boards over 150 pixels, where a pixel
+    more changes nothing read); at the finest step the diagonal moves get a try too (6 moves a round
     instead of 26: a third of the reads of a search over every direction)."""
     seen: dict[tuple, float] = {}  # a step back leads where the climb has been: not again
 
@@ -334,6 +341,7 @@ def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> R
 
     best = score(rect)
     moves = AXES
+    finest = max(1.0, rect[2] / 150)  # a pixel, or a 1/50 of a cell on a large board
     for _ in range(200):
         x, y, s = rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
@@ -341,8 +349,8 @@ def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> R
         k = int(np.argmax(near_scores))
         if near_scores[k] > best + 1e-6:
             rect, best, moves = near[k], near_scores[k], AXES
-        elif step > 1.0:
-            step = max(1.0, step / 2)
+        elif step > finest:
+            step = max(finest, step / 2)
         elif moves is AXES:
             moves = DIAGONALS
         else:
@@ -456,7 +464,7 @@ def background_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 GATE = 24  # side of the per-frame board signature
 STILL = 1.0  # largest cell change (grey levels) of a board that did not change at all
-SAMPLES = 4  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
+SAMPLES = 3  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
 CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
@@ -466,7 +474,7 @@ PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview),
 
 
 def signature(frame: np.ndarray, rect: Rect) -> np.ndarray:
-    """A 24x24 view of the board (green channel, float32): each value the mean of up to 3x3
+    """A 24x24 view of the board (green channel, float32): each value the mean of 3x3 to 5x5
     samples spread over its block, so pixel noise and compression artefacts average out."""
     x, y, n, sub = signature_grid(rect)
     view = frame[y : y + GATE * n * sub : sub, x : x + GATE * n * sub : sub]
