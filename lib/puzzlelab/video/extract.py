@@ -613,7 +613,12 @@ class _Reader:
     def read(self, i: int, r: Reading) -> str:
         """Classify frame i from its reading; returns its kind."""
         o = self.opening
-        if (self.good(r) and r.state == GAME_GOAL) or fit(r, r.picture, GAME_GOAL) >= PREVIEW:
+        good = self.good(r)
+        # the solved picture, or (not read confidently) most of it: a touch over the preview;
+        # a confident reading of another state is a puzzle, even one with half its tiles home
+        if (good and r.state == GAME_GOAL) or (
+            not good and fit(r, r.picture, GAME_GOAL) >= PREVIEW
+        ):
             if o is not None and o.answer in (None, r.picture) and i - o.start <= self.glance:
                 # the preview again, or at last: what came just before was a touch passing
                 # over the solved picture, not a puzzle (puzzles show far longer)
