@@ -86,6 +86,9 @@ def test_portrait_recordings_read_exactly(tmp_path, pictures, scale, seed):
     table = read(path, pictures)
     assert score_extraction(table, truth).exact
     assert (table["flag"] == "").all(), table["flag"].tolist()
+    found = table[["x", "y", "side"]].iloc[0].to_numpy()  # the board, to a pixel or 1 %
+    board = np.asarray(truth.attrs["board"])
+    assert np.abs(found - board).max() <= max(1.5, 0.01 * board[2]), found
 
 
 @pytest.mark.parametrize(

@@ -328,8 +328,7 @@ DIAGONALS = [
 
 def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> Rect:
     """Hill-climb `quick_score` over position and size: moves along the axes, the step halved
-    when stuck down to a pixel (a 150th of the board on boards over 150 pixels, where a pixel
-    more changes nothing read); at the finest step the diagonal moves get a try too (6 moves a round
+    when stuck; at a step of one pixel the diagonal moves get a try too (6 moves a round
     instead of 26: a third of the reads of a search over every direction)."""
     seen: dict[tuple, float] = {}  # a step back leads where the climb has been: not again
 
@@ -341,7 +340,6 @@ def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> R
 
     best = score(rect)
     moves = AXES
-    finest = max(1.0, rect[2] / 150)  # a pixel, or a 1/50 of a cell on a large board
     for _ in range(200):
         x, y, s = rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
@@ -349,8 +347,8 @@ def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> R
         k = int(np.argmax(near_scores))
         if near_scores[k] > best + 1e-6:
             rect, best, moves = near[k], near_scores[k], AXES
-        elif step > finest:
-            step = max(finest, step / 2)
+        elif step > 1.0:
+            step = max(1.0, step / 2)
         elif moves is AXES:
             moves = DIAGONALS
         else:
