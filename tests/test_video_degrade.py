@@ -126,6 +126,19 @@ def test_a_puzzle_with_half_its_tiles_home_is_no_preview(tmp_path, pictures):
     assert table["state"].tolist() == truth["pattern"].tolist()
 
 
+@pytest.mark.slow
+def test_a_board_between_the_search_grid_s_points_is_found(tmp_path, pictures):
+    """960x540 letterboxed to 960x1706: the changed region's centre fell 10 pixels from the
+    board's, halfway between two grid points, where the coarse score (0.99 on the board) is
+    0.70; the region was given up and the recording gave 'no puzzle found'."""
+    path, target = tmp_path / "wide.mp4", tmp_path / "tall.mp4"
+    truth = synthesize_recording(
+        path, pictures, 10, pattern_pool=make_pool(), size=(960, 540), rng=7
+    )
+    moved = degrade_recording(path, target, truth, {"letterbox": 1.0}, rng=0)
+    assert score_extraction(read(target, pictures), moved).exact
+
+
 def unsaid(table, truth, caught) -> list[str]:
     """What a reading got wrong without saying so: wrong or extra rows without a flag, and
     openings with neither a right row nor a flagged one when no warning was given."""

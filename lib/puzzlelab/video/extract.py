@@ -285,9 +285,8 @@ def locate_board(
 ) -> Reading | None:
     """Search board rectangles inside a changed region (thumbnail box); best reading or None.
 
-    Sizes centred in the region, then positions off-centre at the best size and its two
-    neighbours (35 rectangles instead of a full grid's 99), are scored with `coarse` templates
-    (8x8 cells) when given; the best is refined by hill-climbing with `templates`.
+    A grid of positions and sizes is scored with `coarse` templates (8x8 cells, a quarter
+    of the work) when given, then the best is refined by hill-climbing with `templates`.
     """
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     h, w = grey.shape
@@ -296,19 +295,20 @@ def locate_board(
     x0, x1, y0, y1 = box[0] * sx, box[1] * sx, box[2] * sy, box[3] * sy
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     s0 = min(x1 - x0, y1 - y0)
-    grid = templates if coarse is None else coarse
-    sizes = s0 * np.linspace(0.60, 1.10, 11)  # the board lies within a frame of unknown width
-    scores = [quick_score(grey, (cx - s / 2, cy - s / 2, s), grid) for s in sizes]
-    k = int(np.argmax(scores))
-    candidates = [  # then off-centre, at the best size and its neighbours
+    candidates = [  # the board lies within a frame of unknown width
         (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
-        for s in sizes[max(0, k - 1) : k + 2]
+        for s in s0 * np.linspace(0.60, 1.10, 11)
         for dx in (-0.08, 0.0, 0.08)
         for dy in (-0.08, 0.0, 0.08)
-        if dx or dy
     ]
-    scores += [quick_score(grey, r, grid) for r in candidates]
-    candidates = [(cx - s / 2, cy - s / 2, s) for s in sizes] + candidates
+    grid = templates if coarse is None else coarse
+    scores = [quick_score(grey, r, grid) for r in candidates]
+    x, y, s = candidates[int(np.argmax(scores))]
+    # the coarse score falls from 1 to 0.7 a tenth of a cell off: look halfway between too
+    candidates += [
+        (x + dx * s, y + dy * s, s) for dx in (-0.04, 0.0, 0.04) for dy in (-0.04, 0.0, 0.04)
+    ]
+    scores += [quick_score(grey, r, grid) for r in candidates[len(scores) :]]
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
@@ -465,6 +465,7 @@ STILL = 1.0  # largest cell change (grey levels) of a board that did not change 
 SAMPLES = 3  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
+UNSURE = 0.6  # ... 'doubtful' below this (correct rows: 0.85 or more, clean or degraded)
 CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
 SAME_PREVIEW = 0.15  # seconds within which the solved picture seen again is the same preview
@@ -684,8 +685,9 @@ class _Reader:
         seen = any(self.good(r) and (r.picture, r.state) == key for _, r in o.frames)
         if reading.confidence < HIDDEN:
             flag = "hidden"  # some tile was never seen clearly: its cell is a guess
-        elif not (self.good(reading) and seen):
-            flag = "doubtful"  # no frame alone read this arrangement confidently
+        elif not (self.good(reading) and seen) or reading.confidence < UNSURE:
+            flag = "doubtful"  # no frame alone read this arrangement confidently, or some
+            # tile only faintly (a touch resting on it: two tiles could be swapped)
         else:
             flag = ""
         self.rows.append((o.first, reading, flag))
