@@ -43,10 +43,18 @@ climb that stopped at 1/150 of the board, since undone: it left a 180-pixel boar
 Where the time goes now (thread CPU, cProfile, clean file, 784 frames, decode 0.5-0.8 s
 CPU): ~0.2 s of our own work,
 of which 93 readings 0.045 s (0.47 ms each: board sample 0.12, cells 0.05, picture and
-assignment logic 0.17), the board search 0.03 s (169 board samples instead of 233: sizes
-first, then positions at the best sizes), the per-frame compiled step 0.02 s (3x3-5x5
-samples per signature value instead of 5x5-7x7), templates and the first 44 frames'
-thumbnails 0.015 s. Part 1 (500 openings, 1280x720, 12,559 frames) was 2 missed and 2 extra
+assignment logic 0.17), the board search 0.03-0.05 s (these three runs sampled 169 boards:
+sizes first, then positions at the best sizes; that sparser grid missed a letterboxed board
+10 px off its points and was undone, back to the 99-point grid plus 8 points halfway around
+its best, about 240 samples, ~0.015 s more a file), the per-frame compiled step 0.02 s
+(3x3-5x5 samples per signature value instead of 5x5-7x7), templates and the first 44
+frames' thumbnails 0.015 s. Two more runs of part 2 after the search was undone (load
+1.4-4.3, then 2.4-3.2; 18 of 18 exact each): clean 0.81 / 0.72x; kinds at 0.5: 0.65-0.88 /
+0.62-0.95x; at 1: portrait 0.83 / 0.71, letterbox 0.80 / 0.84, statusbar 0.84 / 0.74, touch
+0.82 / 0.72, colour 0.85 / 0.81, scale 0.60 / 0.55, jpeg 0.73 / 0.77, frames 0.67 / 0.67;
+all at once 0.41 / 0.52x. Neither target holds in every run: the all-at-once file searches
+several changed regions (touches, notifications) with the full grid, ~0.3 s of CPU more
+than with the sparse one. Part 1 (500 openings, 1280x720, 12,559 frames) was 2 missed and 2 extra
 on main: a puzzle with four tiles home (78496B523) was taken for the preview; now exact,
 500 of 500, at 0.82x decode CPU (21.9 s against 17.9 s; one run, load 5.5).
 
