@@ -7,8 +7,9 @@ ratio); the write-up's baseline runs once. Prints accuracy against the ground tr
 speed (wall and CPU).
 
 Part 2, phone recordings (issue 22): a 30-opening 960x540 recording degraded every way
-`video.degrade` knows (touch indicators, flicker and colour cast, status bar and
-notifications, letterboxing, 0.5x scale, JPEG quality 30, dropped/repeated frames), each
+`video.degrade` knows (filmed upright in a 540x960 portrait frame, touch indicators, flicker
+and colour cast, status bar and notifications, letterboxing, 0.5x scale, JPEG quality 30,
+dropped/repeated frames), each
 kind at strengths 0.5 and 1 and all of them at once; each file is decoded alone and read,
 alternately, twice (after one untimed read that loads the compiled kernels). Targets: every
 opening exact with no extra row, >= 0.5x decode speed on every degraded file and >= 0.8x on
@@ -30,6 +31,32 @@ an unclear one; the board search 0.08 s (316 board samples, hill-climbing in 26 
 the 44 frames seen while looking for the board decoded twice, 0.04 s; numpy's median of the
 noise floor and to_pattern's checks, 0.03 s. Now: one compiled call per frame (0.02-0.03 s),
 91 readings (0.05 s), 233 board samples, frames replayed from memory.
+
+2026-11-26, with the portrait kind (18 files; each figure CPU speed vs decoding the same file
+alone, best of two alternating runs per file; three runs at load averages
+3.7-5.5, 18 of 18 files exact in each, the same right row flagged under touch 1):
+clean 0.83 / 0.81 / 0.82x; kinds at 0.5: 0.63-0.83 / 0.67-1.10 / 0.67-1.00x; at 1: portrait
+0.62 / 0.71 / 0.81, letterbox 0.83 / 0.90 / 0.84, statusbar 0.82 / 0.74 / 0.76, touch 0.73 /
+0.69 / 0.76, colour 0.84 / 0.91 / 0.81, scale 0.60 / 0.60 / 0.63, jpeg 0.83 / 0.82 / 0.77,
+frames 0.82 / 0.80 / 0.85; all at once 0.61 / 0.58 / 0.51x (the first run with a board
+climb that stopped at 1/150 of the board, since undone: it left a 180-pixel board 3 px off).
+Where the time goes now (thread CPU, cProfile, clean file, 784 frames, decode 0.5-0.8 s
+CPU): ~0.2 s of our own work,
+of which 93 readings 0.045 s (0.47 ms each: board sample 0.12, cells 0.05, picture and
+assignment logic 0.17), the board search 0.03-0.05 s (these three runs sampled 169 boards:
+sizes first, then positions at the best sizes; that sparser grid missed a letterboxed board
+10 px off its points and was undone, back to the 99-point grid plus 8 points halfway around
+its best, about 240 samples, ~0.015 s more a file), the per-frame compiled step 0.02 s
+(3x3-5x5 samples per signature value instead of 5x5-7x7), templates and the first 44
+frames' thumbnails 0.015 s. Two more runs of part 2 after the search was undone (load
+1.4-4.3, then 2.4-3.2; 18 of 18 exact each): clean 0.81 / 0.72x; kinds at 0.5: 0.65-0.88 /
+0.62-0.95x; at 1: portrait 0.83 / 0.71, letterbox 0.80 / 0.84, statusbar 0.84 / 0.74, touch
+0.82 / 0.72, colour 0.85 / 0.81, scale 0.60 / 0.55, jpeg 0.73 / 0.77, frames 0.67 / 0.67;
+all at once 0.41 / 0.52x. Neither target holds in every run: the all-at-once file searches
+several changed regions (touches, notifications) with the full grid, ~0.3 s of CPU more
+than with the sparse one. Part 1 (500 openings, 1280x720, 12,559 frames) was 2 missed and 2 extra
+on main: a puzzle with four tiles home (78496B523) was taken for the preview; now exact,
+500 of 500, at 0.82x decode CPU (21.9 s against 17.9 s; one run, load 5.5).
 
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]

@@ -3,14 +3,17 @@
 A real recording of the game is rarely the clean stream `synthesize_recording` writes. Phones
 draw touch indicators (Android's "show taps": a light disc, or a ripple, where the finger is),
 change brightness and colour, record at half resolution with heavy compression, drop or
-repeat frames when busy, keep a status bar on top and slide notifications over it, and put
-the game into a frame of another shape (letterboxing). `degrade_recording` applies any mix of
-these to a recording and returns the ground truth moved along with the pixels and frames, so
-a reader can be scored on the result exactly as on the clean file.
+repeat frames when busy, keep a status bar on top and slide notifications over it, record
+upright (portrait) and put the game into a frame of another shape (letterboxing).
+`degrade_recording` applies any mix of these to a recording and returns the ground truth
+moved along with the pixels and frames, so a reader can be scored on the result exactly as
+on the clean file.
 
 Each kind has a `strength` in (0, 1]; 1 is the harshest case the lab promises to read:
 
 ========== ==================================================================================
+portrait   the phone held upright: a frame of the clean one's height by its width (540x960
+           for 960x540) with the game's panel filling 70 % + 28 % x strength of the width
 touch      discs and ripples of several sizes and colours on about 60 % x strength of the
            frames, anywhere (half of them over the board), still or dragged
 colour     per-frame brightness flicker (up to +-30 %), a colour cast and gamma change
@@ -21,8 +24,8 @@ statusbar  a status bar with a ticking clock, and notifications sliding over the
 letterbox  the frame padded to another aspect ratio (4:3 at 0.5, portrait 9:16 at 1)
 ========== ==================================================================================
 
-Degradations compose in a fixed order whatever order they are given in (letterbox,
-statusbar, touch, colour, scale, jpeg; frames acts on the stream), so a list of kinds
+Degradations compose in a fixed order whatever order they are given in (portrait,
+letterbox, statusbar, touch, colour, scale, jpeg; frames acts on the stream), so a list of kinds
 describes one recording.
 """
 
@@ -38,9 +41,11 @@ import pandas as pd
 from .. import checks
 from ..errors import InvalidPuzzleError, PuzzleError
 from .extract import open_video
-from .synth import check_codec, write_video
+from .synth import check_codec, panel_margin, write_video
 
-KINDS: tuple[str, ...] = ("letterbox", "statusbar", "touch", "colour", "scale", "jpeg", "frames")
+KINDS: tuple[str, ...] = (
+    "portrait", "letterbox", "statusbar", "touch", "colour", "scale", "jpeg", "frames",
+)  # fmt: skip
 TOUCH_COLOURS = [(255, 255, 255), (200, 200, 200), (255, 200, 120), (120, 220, 255), (40, 40, 40)]
 
 
@@ -90,11 +95,56 @@ def as_degradations(spec) -> list[Degradation]:
 # ---- geometry: where the clean frame lands -------------------------------------------------
 
 
-def output_geometry(size: tuple[int, int], degradations: list[Degradation]):
-    """(output size, (offset x, offset y, factor)) mapping clean pixels to degraded ones."""
+@dataclass(frozen=True)
+class Layout:
+    """Where the clean frame lands: portrait crop, letterbox padding, then scaling."""
+
+    portrait: np.ndarray | None  # 2x3 affine map of clean pixels into the portrait frame
+    upright: tuple[int, int]  # (width, height) after the portrait crop (clean size without it)
+    padded: tuple[int, int]  # ... after letterboxing: the size touches and status bar see
+    pad: tuple[int, int]  # (left, top) padding added by letterboxing
+    out: tuple[int, int]  # the degraded file's size, after scaling
+
+    @property
+    def zoom(self) -> float:
+        """Clean pixels to portrait pixels (1 without portrait)."""
+        return 1.0 if self.portrait is None else float(self.portrait[0, 0])
+
+    def to_padded(self, rect) -> tuple[float, float, float]:
+        """A clean (x, y, side) in the padded frame's pixels."""
+        x, y, side = rect
+        z, (ox, oy) = self.zoom, self.pad
+        if self.portrait is not None:
+            x, y = x * z + self.portrait[0, 2], y * z + self.portrait[1, 2]
+        return x + ox, y + oy, side * z
+
+    def to_out(self, rect) -> tuple[float, float, float]:
+        """A clean (x, y, side) in the degraded file's pixels."""
+        f = self.out[0] / self.padded[0]
+        return tuple(v * f for v in self.to_padded(rect))
+
+
+def layout(size: tuple[int, int], degradations: list[Degradation], board=None) -> Layout:
+    """The Layout of `degradations` on a clean frame of `size` whose board is `board`.
+
+    portrait: the phone held upright, a frame of the clean frame's height by its width (540x960
+    for 960x540) in which the game's panel fills 70 % (strength 0) to 98 % (strength 1) of the
+    width; what lies beyond the clean frame is its screensaver mirrored.
+    """
     w, h = size
-    ox = oy = 0
     strength = {d.kind: d.strength for d in degradations}
+    portrait = None
+    if "portrait" in strength:
+        if board is None:
+            raise InvalidPuzzleError("a portrait recording needs the board's place (truth)")
+        bx, by, side = board
+        panel = side + 2 * panel_margin(int(side))
+        w, h = h - h % 2, w - w % 2
+        zoom = (0.7 + 0.28 * strength["portrait"]) * w / panel
+        cx, cy = bx + side / 2, by + side / 2
+        portrait = np.array([[zoom, 0.0, w / 2 - cx * zoom], [0.0, zoom, h / 2 - cy * zoom]])
+    upright = (w, h)
+    ox = oy = 0
     if "letterbox" in strength:
         s = strength["letterbox"]
         aspect = np.interp(s, [0.0, 0.5, 1.0], [w / h, 4 / 3, 9 / 16])  # width / height
@@ -108,7 +158,7 @@ def output_geometry(size: tuple[int, int], degradations: list[Degradation]):
             w = new_w
     factor = 1.0 - 0.5 * strength.get("scale", 0.0)
     out = (max(16, 2 * int(round(w * factor / 2))), max(16, 2 * int(round(h * factor / 2))))
-    return out, (ox, oy, out[0] / w)
+    return Layout(portrait=portrait, upright=upright, padded=(w, h), pad=(ox, oy), out=out)
 
 
 # ---- the per-frame painters ----------------------------------------------------------------
@@ -244,10 +294,10 @@ def degrade_frames(
     degradations = as_degradations(degradations)
     rng = checks.rng(rng)
     strength = {d.kind: d.strength for d in degradations}
-    out_size, (ox, oy, factor) = output_geometry(size, degradations)
-    padded = (int(round(out_size[0] / factor)), int(round(out_size[1] / factor)))
+    where = layout(size, degradations, board)
+    padded, (ox, oy) = where.padded, where.pad
     if board is not None:
-        board = (board[0] + ox, board[1] + oy, board[2])
+        board = where.to_padded(board)
     plan = frame_plan(n_frames, strength.get("frames", 0.0), rng)
     events = _touch_events(len(plan), padded, board, strength.get("touch", 0.0), rng)
     notes = _notifications(len(plan), fps, strength.get("statusbar", 1.0), rng)
@@ -261,12 +311,17 @@ def degrade_frames(
     for index, frame in enumerate(frames):
         while t is not None and source == index:
             out = frame
+            if where.portrait is not None:
+                out = cv2.warpAffine(
+                    out, where.portrait, where.upright, flags=cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REFLECT,
+                )  # fmt: skip
             if "letterbox" in strength:
                 out = cv2.copyMakeBorder(
-                    out, oy, padded[1] - oy - size[1], ox, padded[0] - ox - size[0],
-                    cv2.BORDER_CONSTANT, value=(0, 0, 0),
+                    out, oy, padded[1] - oy - where.upright[1], ox,
+                    padded[0] - ox - where.upright[0], cv2.BORDER_CONSTANT, value=(0, 0, 0),
                 )  # fmt: skip
-            else:
+            elif where.portrait is None:
                 out = out.copy()
             if "statusbar" in strength:
                 out = _draw_statusbar(out, t, fps, notes, strength["statusbar"])
@@ -274,27 +329,26 @@ def degrade_frames(
                 out = _draw_touches(out, t, events)
             if "colour" in strength:
                 out = _colour(out, t, gains, flicker, gamma)
-            if "scale" in strength:
-                out = cv2.resize(out, out_size, interpolation=cv2.INTER_AREA)
+            if out.shape[1::-1] != where.out:  # scaled (or an odd size made even)
+                out = cv2.resize(out, where.out, interpolation=cv2.INTER_AREA)
             if "jpeg" in strength:
                 out = _jpeg(out, quality)
             yield int(source), out
             t, source = next(wanted, (None, None))
 
 
-def remap_truth(truth: pd.DataFrame, sources: np.ndarray, geometry, size) -> pd.DataFrame:
-    """The ground truth after frames moved (sources[i] = clean index of output frame i)."""
-    ox, oy, factor = geometry
+def remap_truth(truth: pd.DataFrame, sources: np.ndarray, where: Layout) -> pd.DataFrame:
+    """The ground truth after frames moved (sources[i] = clean index of output frame i) and
+    the board with the pixels (`where`)."""
     out = truth.copy()
     first = np.searchsorted(sources, truth["answer_frame"].to_numpy(), side="left")
     appear = np.searchsorted(sources, truth["frame"].to_numpy(), side="left")
     last = np.searchsorted(sources, truth["end_frame"].to_numpy(), side="right") - 1
     out["answer_frame"], out["frame"], out["end_frame"] = first, appear, last
-    x, y, side = truth.attrs["board"]
     out.attrs = dict(truth.attrs)
     out.attrs.update(
-        board=((x + ox) * factor, (y + oy) * factor, side * factor),
-        size=tuple(size),
+        board=where.to_out(truth.attrs["board"]),
+        size=tuple(where.out),
         n_frames=len(sources),
     )
     return out
@@ -366,7 +420,7 @@ def degrade_recording(
         finally:
             cap.release()
 
-    out_size, geometry = output_geometry(size, degradations)
+    where = layout(size, degradations, board)
     stream = degrade_frames(frames(), n_frames, size, degradations, fps=fps, board=board, rng=rng)
     sources: list[int] = []
 
@@ -375,8 +429,8 @@ def degrade_recording(
             sources.append(source_index)
             yield frame
 
-    write_video(Path(target), track(), out_size, fps, codec, overwrite=overwrite)
-    return remap_truth(truth, np.asarray(sources), geometry, out_size)
+    write_video(Path(target), track(), where.out, fps, codec, overwrite=overwrite)
+    return remap_truth(truth, np.asarray(sources), where)
 
 
 def describe(degradations) -> str:

@@ -1,8 +1,9 @@
 """Reading each opening's puzzle out of a recording: cut detection, location, tile assignment.
 
-Per frame the extractor does almost nothing: it takes an 80x45 grey thumbnail (strided
-subsampling plus area averaging, ~0.03 ms at 1280x720) and measures the largest change of
-any of 16x9 screen blocks since the previous frame. A jump far above the recent noise floor
+Per frame the extractor does almost nothing: it takes a grey thumbnail in the frame's own
+shape (80x45 at 16:9, 45x80 for a portrait phone; strided subsampling plus area averaging,
+~0.03 ms at 1280x720) and measures the largest change of any of its 144 or so blocks, each
+about square on screen, since the previous frame. A jump far above the recent noise floor
 is a cut; the frames between two cuts form a scene. Only when a scene ends is its last
 (stable) frame analysed: the board is found (first from what changed against the last
 background scene, then refined by a small search and remembered), its nine cells are
@@ -44,8 +45,8 @@ from .pictures import (
 )
 
 COLUMNS = ["frame", "time", "picture", "state", "confidence", "score", "flag", "x", "y", "side"]
-THUMB = (80, 45)  # thumbnail size for change detection (16:9 frames)
-BLOCKS = (16, 9)  # blocks over which change is averaged
+BLOCK = 5  # side in thumbnail pixels of the blocks over which change is averaged
+N_BLOCKS = 144  # about this many blocks per thumbnail, each about square on screen
 COARSE = 8  # ... and at COARSE x COARSE while searching for the board
 TEMPLATE = 16  # cells and tiles are compared at TEMPLATE x TEMPLATE pixels
 KEEP_BYTES = 256 * 2**20  # frames kept while looking for the board (read again, not decoded)
@@ -81,17 +82,33 @@ def open_video(path: str | Path) -> cv2.VideoCapture:
     return cap
 
 
+def thumb_size(size: tuple[int, int]) -> tuple[int, int]:
+    """(width, height) of the change-detection thumbnail of a frame of `size` (width, height):
+    about N_BLOCKS blocks of BLOCK x BLOCK pixels, each about square on screen whatever the
+    frame's shape (80x45 for 16:9 landscape, 45x80 for a portrait phone, 70x50 for 4:3)."""
+    aspect = size[0] / size[1]
+    blocks = (
+        max(1, round(float(np.sqrt(N_BLOCKS * aspect)))),
+        max(1, round(float(np.sqrt(N_BLOCKS / aspect)))),
+    )
+    return BLOCK * blocks[0], BLOCK * blocks[1]
+
+
 def thumbnail(frame: np.ndarray) -> np.ndarray:
-    """An 80x45 grey-ish (green channel) thumbnail: cheap enough to take of every frame."""
+    """A small grey-ish (green channel) thumbnail of the frame's shape (`thumb_size`): cheap
+    enough to take of every frame."""
     h, w = frame.shape[:2]
-    step = max(1, min(w // (THUMB[0] * 4), h // (THUMB[1] * 4)))
+    tw, th = thumb_size((w, h))
+    step = max(1, min(w // (tw * 4), h // (th * 4)))
     sub = frame[::step, ::step, 1] if frame.ndim == 3 else frame[::step, ::step]
-    return cv2.resize(sub, THUMB, interpolation=cv2.INTER_AREA)
+    return cv2.resize(sub, (tw, th), interpolation=cv2.INTER_AREA)
 
 
 def block_change(a: np.ndarray, b: np.ndarray) -> float:
-    """Largest mean absolute difference of two thumbnails over any of the 16x9 blocks."""
-    return float(cv2.resize(cv2.absdiff(a, b), BLOCKS, interpolation=cv2.INTER_AREA).max())
+    """Largest mean absolute difference of two thumbnails over any of their BLOCK x BLOCK
+    blocks."""
+    blocks = (a.shape[1] // BLOCK, a.shape[0] // BLOCK)
+    return float(cv2.resize(cv2.absdiff(a, b), blocks, interpolation=cv2.INTER_AREA).max())
 
 
 def sample_cells(frame: np.ndarray, rect: Rect, size: int = TEMPLATE) -> np.ndarray | None:
@@ -273,7 +290,8 @@ def locate_board(
     """
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     h, w = grey.shape
-    sx, sy = w / THUMB[0], h / THUMB[1]
+    tw, th = thumb_size((w, h))
+    sx, sy = w / tw, h / th
     x0, x1, y0, y1 = box[0] * sx, box[1] * sx, box[2] * sy, box[3] * sy
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     s0 = min(x1 - x0, y1 - y0)
@@ -285,6 +303,12 @@ def locate_board(
     ]
     grid = templates if coarse is None else coarse
     scores = [quick_score(grey, r, grid) for r in candidates]
+    x, y, s = candidates[int(np.argmax(scores))]
+    # the coarse score falls from 1 to 0.7 a tenth of a cell off: look halfway between too
+    candidates += [
+        (x + dx * s, y + dy * s, s) for dx in (-0.04, 0.0, 0.04) for dy in (-0.04, 0.0, 0.04)
+    ]
+    scores += [quick_score(grey, r, grid) for r in candidates[len(scores) :]]
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
@@ -336,8 +360,9 @@ def plausible(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
     """Whether a changed region (thumbnail pixels) of a frame of `size` could hold a board:
     roughly square on screen (not a notification banner) and not a dot."""
     w, h = box[1] - box[0], box[3] - box[2]
-    wide, tall = w * size[0] / THUMB[0], h * size[1] / THUMB[1]
-    return min(w / THUMB[0], h / THUMB[1]) >= 0.08 and 0.5 <= wide / tall <= 2.0
+    tw, th = thumb_size(size)
+    wide, tall = w * size[0] / tw, h * size[1] / th
+    return min(w / tw, h / th) >= 0.08 and 0.5 <= wide / tall <= 2.0
 
 
 def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut: float, fps: float):
@@ -373,7 +398,7 @@ def find_board(frames, templates: np.ndarray, coarse: np.ndarray, good, min_cut:
             return None
         boxes = [
             b
-            for b in change_boxes(same_gain(thumb, background), background)
+            for b in change_boxes(background_gain(thumb, background), background)
             if plausible(b, frame.shape[1::-1])
         ]
         if not boxes:  # nothing stands out: this is the screensaver
@@ -422,11 +447,25 @@ def same_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(thumb, alpha=(cv2.mean(ref)[0] + 1.0) / (cv2.mean(thumb)[0] + 1.0))
 
 
+def background_gain(thumb: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """`thumb` scaled so that its darker quarter matches that of the background `ref`.
+
+    The mean will not do here: a board filling the width of a portrait frame covers over half
+    of it, and scaling its frame down to the screensaver's mean brightness hid the board's
+    own frame and its darker tiles, so that no changed region enclosed the board. The lower
+    quartile stays on the background while a board covers less than three quarters.
+    """
+    k = thumb.size // 4
+    low = float(np.partition(thumb.ravel(), k)[k]) + 1.0
+    return cv2.convertScaleAbs(thumb, alpha=(float(np.partition(ref.ravel(), k)[k]) + 1.0) / low)
+
+
 GATE = 24  # side of the per-frame board signature
 STILL = 1.0  # largest cell change (grey levels) of a board that did not change at all
-SAMPLES = 4  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
+SAMPLES = 3  # ... each value the mean of SAMPLES x SAMPLES (up to 2 SAMPLES - 1) pixels
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
+UNSURE = 0.6  # ... 'doubtful' below this (correct rows: 0.85 or more, clean or degraded)
 CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
 SAME_PREVIEW = 0.15  # seconds within which the solved picture seen again is the same preview
@@ -434,7 +473,7 @@ PREVIEW = 0.8  # ... above which a frame shows the solved picture (the preview),
 
 
 def signature(frame: np.ndarray, rect: Rect) -> np.ndarray:
-    """A 24x24 view of the board (green channel, float32): each value the mean of up to 3x3
+    """A 24x24 view of the board (green channel, float32): each value the mean of 3x3 to 5x5
     samples spread over its block, so pixel noise and compression artefacts average out."""
     x, y, n, sub = signature_grid(rect)
     view = frame[y : y + GATE * n * sub : sub, x : x + GATE * n * sub : sub]
@@ -567,12 +606,18 @@ class _Reader:
         self.opening: _Opening | None = None
         self.rows: list[tuple[int, Reading, str]] = []
         self.unread = 0  # openings whose preview was seen but not their puzzle
+        self.unseen: list[tuple[int, int]] = []  # (first, last) frames of unread openings
         self.last: tuple[str, list | None] = ("background", None)
 
     def read(self, i: int, r: Reading) -> str:
         """Classify frame i from its reading; returns its kind."""
         o = self.opening
-        if (self.good(r) and r.state == GAME_GOAL) or fit(r, r.picture, GAME_GOAL) >= PREVIEW:
+        good = self.good(r)
+        # the solved picture, or (not read confidently) most of it: a touch over the preview;
+        # a confident reading of another state is a puzzle, even one with half its tiles home
+        if (good and r.state == GAME_GOAL) or (
+            not good and fit(r, r.picture, GAME_GOAL) >= PREVIEW
+        ):
             if o is not None and o.answer in (None, r.picture) and i - o.start <= self.glance:
                 # the preview again, or at last: what came just before was a touch passing
                 # over the solved picture, not a puzzle (puzzles show far longer)
@@ -640,11 +685,67 @@ class _Reader:
         seen = any(self.good(r) and (r.picture, r.state) == key for _, r in o.frames)
         if reading.confidence < HIDDEN:
             flag = "hidden"  # some tile was never seen clearly: its cell is a guess
-        elif not (self.good(reading) and seen):
-            flag = "doubtful"  # no frame alone read this arrangement confidently
+        elif not (self.good(reading) and seen) or reading.confidence < UNSURE:
+            flag = "doubtful"  # no frame alone read this arrangement confidently, or some
+            # tile only faintly (a touch resting on it: two tiles could be swapped)
         else:
             flag = ""
         self.rows.append((o.first, reading, flag))
+
+
+OPENING_KINDS = ("answer", "puzzle", "disturbed", "doubtful")  # kinds of frames of an opening
+SHOWN = 30.0  # grey-level change from the screensaver, on 5 of 9 cells, of a board on screen
+
+
+def screen_change(sig: np.ndarray, screen: np.ndarray) -> float:
+    """Median of the nine cells' mean absolute change from the screensaver's signature, after
+    a change of brightness within a factor of 2 (a phone's flicker, up to +-30 % each way) is
+    taken out: a board, brighter by more, still stands out from it.
+
+    Measured on degraded recordings (480x270 and 960x540, 1,373 screensaver frames read under
+    touches, flicker, notifications and compression): at most 26 grey levels; boards of the
+    five brighter pictures 39 or more. The darkest picture (night sky) changes the board by
+    only 5-12 levels: an opening of it that cannot be read at all goes unnoticed."""
+    ratio = (cv2.mean(sig)[0] + 1.0) / (cv2.mean(screen)[0] + 1.0)
+    ref = screen * np.float32(ratio) if 0.5 < ratio < 2.0 else screen
+    cells = cv2.resize(cv2.absdiff(sig, ref), (3, 3), interpolation=cv2.INTER_AREA).ravel()
+    return float(np.partition(cells, 4)[4])
+
+
+class _Unseen:
+    """Stretches of frames where something stood at the board that no opening accounts for.
+
+    The screensaver at the board is remembered from the frames read as background; a stretch
+    begins at a frame that differs from it in at least 5 of the 9 cells by SHOWN (so not a
+    touch or a notification passing over the screensaver) and is counted when it ends on the
+    screensaver again, lasted at least `glance` frames and no frame of it was read as part of
+    an opening: an opening whose preview and puzzle were both unreadable (covered, say),
+    which would otherwise leave no trace at all.
+    """
+
+    def __init__(self, glance: int):
+        self.glance = glance
+        self.screen: np.ndarray | None = None  # the board's signature showing the screensaver
+        self.state = "screen"  # or "stretch" (something unread shown) or "busy" (an opening)
+        self.start = 0
+        self.stretches: list[tuple[int, int]] = []  # (first, last) frame of each
+
+    def see(self, i: int, kind: str, sig: np.ndarray) -> None:
+        """Account for frame i (read as `kind`, board signature `sig`)."""
+        if kind in OPENING_KINDS:
+            self.state = "busy"
+            return
+        if self.screen is not None and screen_change(sig, self.screen) > SHOWN:
+            if self.state == "screen":
+                self.state, self.start = "stretch", i
+            return
+        self.end(i)
+        self.screen, self.state = sig.copy(), "screen"
+
+    def end(self, i: int) -> None:
+        """The screensaver is back at frame i (or the recording ended before it)."""
+        if self.state == "stretch" and i - self.start >= self.glance:
+            self.stretches.append((self.start, i - 1))
 
 
 def clearest_reading(frames: list, picture: int, templates: np.ndarray) -> Reading:
@@ -684,6 +785,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
     frame and since the last frame read; only frames where the board changed are read.
     """
     reader = _Reader(good, templates, fps)
+    unseen = _Unseen(reader.glance)
     trace: list[float] = []
     log: list[tuple] = []
     recent: deque[float] = deque(maxlen=int(2 * fps))
@@ -706,6 +808,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
         if last is None or settle or since > max(min_cut, 4 * floor):
             reading = _read_board(frame, rect, templates)
             kind = reader.read(i, reading)
+            unseen.see(i, kind, sig)
             log.append((i, kind, reading.picture, reading.state, reading.score, reading.runner_up))
             # a frame that could not be read confidently may be a transition: read the next too
             settle, last = not settle and not good(reading), sig
@@ -714,6 +817,8 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
         recent.append(noise)  # the quiet cells' change: a ripple over most cells is no noise
         i += 1
     reader.close()
+    unseen.end(i)
+    reader.unseen = unseen.stretches
     return reader, trace, log, i
 
 
@@ -787,7 +892,9 @@ def extract_states(
     reach about 0.55 with a lead below 0.25). A board change counts when it exceeds
     `min_cut` grey levels (brightness flicker taken out) and 4x the recent
     median. `attrs`: trace (per-frame board change), log (every frame read: frame, kind,
-    picture, state, score, lead), unread (previews whose puzzle was never seen),
+    picture, state, score, lead), unread (previews whose puzzle was never seen), unseen
+    ((first, last) frames of each stretch where the board showed something that was neither
+    the screensaver nor readable: an opening of which nothing could be read; with a warning),
     board_frames (frames decoded to find the board).
 
     Parameters
@@ -830,7 +937,7 @@ def extract_states(
         coarse = tile_templates(pictures, COARSE, CELL_MARGIN)
         found, trace = find_board(kept, templates, coarse, good, min_cut, fps)
         board_frames = len(trace) + 1
-        rows, log, unread = [], [], 0
+        rows, log, unread, unseen = [], [], 0, []
         if found is not None:
             if kept.complete:  # the frames seen so far, then the rest of the recording
                 frames = itertools.chain(kept.frames, frames_of(cap))
@@ -840,7 +947,7 @@ def extract_states(
                 frames = frames_of(cap)
             kept.frames = []
             reader, trace, log, n = read_openings(frames, found.rect, templates, good, min_cut, fps)
-            rows, unread = reader.rows, reader.unread
+            rows, unread, unseen = reader.rows, reader.unread, reader.unseen
         else:
             n = len(trace)
         bar.update(n)
@@ -868,6 +975,14 @@ def extract_states(
             "puzzle: they have no row",
             stacklevel=2,
         )
+    if unseen:
+        spans = ", ".join(f"{a / fps:.1f}-{b / fps:.1f} s" for a, b in unseen[:5])
+        warnings.warn(
+            f"{len(unseen)} opening(s) in {video_path} could not be read at all: something "
+            f"stood at the board at {spans}{' ...' if len(unseen) > 5 else ''}, but neither "
+            "the solved picture nor a puzzle could be read (covered?): they have no row",
+            stacklevel=2,
+        )
     log = pd.DataFrame(log, columns=["frame", "kind", "picture", "state", "score", "lead"])
     log["state"] = [_pattern(state) for state in log["state"]]
     log["lead"] = log["score"] - log["lead"]
@@ -877,6 +992,7 @@ def extract_states(
         n_frames=n,
         log=log,
         unread=unread,
+        unseen=unseen,
         board_frames=board_frames,
     )
     return table
