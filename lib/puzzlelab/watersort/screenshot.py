@@ -1300,8 +1300,9 @@ def _read_missed(
     images, slots, per_tube, glass, unit: float, offset: float, geo: int, params, marks: dict
 ) -> None:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
-    full tube; anything taller (a curtain, a lock) or with colour above empty space (a
-    cover's sliver at the bottom) stays covered (None)."""
+    full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
+    with an icon, or with colour above empty space (a cover's sliver at the bottom) stays
+    covered (None)."""
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
         if not filled:
@@ -1310,9 +1311,11 @@ def _read_missed(
         segs = _segment_tubes(
             images, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats, marks
         )
-        segs = segs[0] or []
+        if segs[0] is None:
+            continue  # a cover's icon
+        segs = segs[0]
         _count_units(segs, box, unit, offset)
-        if segs and not floats and sum(s.units for s in segs) <= limit:
+        if not floats and sum(s.units for s in segs) <= limit:
             per_tube[k] = segs
 
 
@@ -1335,7 +1338,7 @@ def _segment_tubes(
         prof = _profile(flat, box)
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
-        if _icon(lab, box, segs):
+        if _icon(lab, box, segs) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
             raw.append(None)
             continue
         for s in segs:
@@ -1379,6 +1382,13 @@ def _segment_tubes(
     return per_tube
 
 
+def _fine(cut: list[_Segment], prof: np.ndarray, box: tuple, jump: float) -> list[_Segment]:
+    """A tube's segments merged only below a twenty-fifth of its height: a cover's badge seen
+    off its centre crosses the profile for fewer rows than a third of a unit (the cover's
+    body must then reach far above and below it: '?' marks repeat every unit)."""
+    return _merge_same(_merge_short(cut, prof, box[1], max(3.0, 0.04 * box[3])), jump)
+
+
 def _sure_liquids(tubes: list[list[_Segment]]) -> np.ndarray:
     """Colours read as liquid under other liquid (so they cannot be glass: empty space is only
     ever at the top of a tube), one CIELAB row each."""
@@ -1412,10 +1422,11 @@ def _varies(prof: np.ndarray, seg: _Segment, y_top: int, most: float = 8.0) -> b
     return bool(np.linalg.norm(top - bottom) > most)
 
 
-def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment]) -> bool:
+def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) -> bool:
     """True when a tube holds an icon: a run at its middle that does not reach its sides
-    (they keep the colour they have above and below it), between runs of one colour. A
-    liquid unit fills the tube's width; a lock or badge on a cover over the tube does not."""
+    (they keep the colour they have above and below it), between runs of one colour, each at
+    least `body` of the tube's height. A liquid unit fills the tube's width; a lock or badge
+    on a cover over the tube does not."""
     x, y, w, h = box
     if w < 8:
         return False
@@ -1425,6 +1436,8 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment]) -> bool:
     for above, mid, below in zip(segs, segs[1:], segs[2:], strict=False):
         centred = abs((mid.y0 + mid.y1) / 2 - (y + h / 2)) < 0.1 * h
         if not centred or np.linalg.norm(above.lab - below.lab) > 10:
+            continue
+        if min(above.length, below.length) < body * h:
             continue
         if np.linalg.norm(mid.lab - above.lab) < 15 or mid.length > 0.4 * h:
             continue

@@ -1,0 +1,67 @@
+"""Covered tubes: a curtain, lock or banner over a tube is read as covered (None), and a tube
+is not; small drawn tubes for each rule, and synthetic boards that showed a confusion."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from puzzlelab.watersort.screenshot import (
+    _fine,
+    _icon,
+    _merge_same,
+    _merge_short,
+    _profile,
+    _segments,
+    outcome,
+)
+from puzzlelab.watersort.synth import synth_board
+
+BOX = (20, 20, 40, 160)  # x, y, w, h of the drawn tube
+
+
+def _cover(marks: list[tuple[int, int]], x0: int = 12, x1: int = 28) -> np.ndarray:
+    """A CIELAB picture of a flat cover over BOX with light marks at rows (y0, y1) of the
+    tube, columns x0 to x1 of it (narrow: the cover's colour stays at the tube's sides)."""
+    lab = np.zeros((200, 80, 3), np.float32)
+    lab[:, :] = (50, 40, -20)
+    x, y, w, h = BOX
+    lab[y : y + h, x : x + w] = (35, 10, -45)
+    for a, b in marks:
+        lab[y + a : y + b, x + x0 : x + x1] = (90, 0, 0)
+    return lab
+
+
+def test_a_small_badge_is_found_in_the_fine_segments():
+    """A badge crossing the profile for 8 rows (a third of a unit or less) is merged away at
+    the unit's scale, but the fine segments keep it, with the cover's body above and below."""
+    lab = _cover([(76, 84)])
+    prof = _profile(lab, BOX)
+    cut = _segments(prof, BOX[1])
+    coarse = _merge_same(_merge_short(cut, prof, BOX[1], 12))  # a third of a 36-row unit
+    assert not _icon(lab, BOX, coarse)
+    assert _icon(lab, BOX, _fine(cut, prof, BOX, 9.0), 0.25)
+
+
+def test_marks_repeated_every_unit_are_no_badge():
+    """'?' marks on every unit cell: no run above and below the middle one reaches a quarter
+    of the tube, so the fine segments find no cover's icon."""
+    lab = _cover([(12, 22), (44, 54), (76, 86), (108, 118), (140, 150)])
+    prof = _profile(lab, BOX)
+    cut = _segments(prof, BOX[1])
+    assert not _icon(lab, BOX, _fine(cut, prof, BOX, 9.0), 0.25)
+
+
+@pytest.mark.parametrize(
+    "seed, why",
+    [
+        (22, "a curtain whose badge sits off the slot's centre, on a gradient"),
+        (95, "a banner whose badge crosses few rows of the profile"),
+        (107, "two banners over tubes of a photo board"),
+    ],
+)
+def test_covered_synthetic_boards_read_exactly(seed, why):
+    """Boards whose covers were read as tubes (see `why`) now read back exactly."""
+    board = synth_board(seed)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] == "exact", (board.style, got["problems"])
