@@ -20,15 +20,17 @@ from puzzlelab.watersort.synth import synth_board
 BOX = (20, 20, 40, 160)  # x, y, w, h of the drawn tube
 
 
-def _cover(marks: list[tuple[int, int]], x0: int = 12, x1: int = 28) -> np.ndarray:
+def _cover(marks: list[tuple], x0: int = 12, x1: int = 28) -> np.ndarray:
     """A CIELAB picture of a flat cover over BOX with light marks at rows (y0, y1) of the
-    tube, columns x0 to x1 of it (narrow: the cover's colour stays at the tube's sides)."""
+    tube, columns x0 to x1 of it (narrow: the cover's colour stays at the tube's sides); a
+    mark (y0, y1, x0, x1, colour) says its own columns and colour."""
     lab = np.zeros((200, 80, 3), np.float32)
     lab[:, :] = (50, 40, -20)
     x, y, w, h = BOX
     lab[y : y + h, x : x + w] = (35, 10, -45)
-    for a, b in marks:
-        lab[y + a : y + b, x + x0 : x + x1] = (90, 0, 0)
+    for a, b, *rest in marks:
+        c0, c1, colour = rest or (x0, x1, (90, 0, 0))
+        lab[y + a : y + b, x + c0 : x + c1] = colour
     return lab
 
 
@@ -52,12 +54,36 @@ def test_marks_repeated_every_unit_are_no_badge():
     assert not _icon(lab, BOX, _fine(cut, prof, BOX, 9.0), 0.25)
 
 
+def test_a_lock_of_two_runs_is_an_icon():
+    """A lock's shackle (thin, another colour) above its body: two runs at the middle, both
+    narrower than the tube, between runs of the cover's colour."""
+    lab = _cover([(66, 76, 14, 26, (70, -30, 30)), (76, 92, 10, 30, (90, 0, 0))])
+    segs = _merge_same(_segments(_profile(lab, BOX), BOX[1]))
+    assert len(segs) == 4
+    assert _icon(lab, BOX, segs, 0.2)
+
+
+def test_a_unit_seen_through_a_box_off_the_tube_is_no_icon():
+    """A liquid unit at the middle of a tube (side to side) in a box 8 pixels right of the
+    tube: the box's right edge shows the background, unchanged, but its left edge shows the
+    unit, so the run is not narrower than the tube."""
+    lab = _cover([(68, 92, 0, 40, (60, -40, 40))])
+    x, y, w, h = BOX
+    off = (x + 8, y, w, h)
+    segs = _merge_same(_segments(_profile(lab, off), y))
+    assert len(segs) == 3
+    assert not _icon(lab, off, segs, 0.2)
+    assert _icon(_cover([(68, 92, 14, 26, (60, -40, 40))]), off, segs, 0.2)
+
+
 @pytest.mark.parametrize(
     "seed, why",
     [
         (22, "a curtain whose badge sits off the slot's centre, on a gradient"),
         (95, "a banner whose badge crosses few rows of the profile"),
         (107, "two banners over tubes of a photo board"),
+        (134, "a tube that was read as covered"),
+        (111, "a tube next to a lock, read as covered"),
     ],
 )
 def test_covered_synthetic_boards_read_exactly(seed, why):
