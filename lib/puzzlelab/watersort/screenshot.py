@@ -1076,7 +1076,7 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
-    _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
+    unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     first = None
     for guess in (geo, geo + 1):  # the invariant decides when the geometry is borderline
@@ -1106,6 +1106,9 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             )
         )
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
+    problems += [
+        (f"tube {k}: read as covered, but no cover's icon was found: check it", [k]) for k in unsure
+    ]
     problems += [
         (f"tube {k}: colour above empty glass, so a liquid may be read as glass", [k])
         for k in floats
@@ -1298,11 +1301,12 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
 
 def _read_missed(
     images, slots, per_tube, glass, unit: float, offset: float, geo: int, params, marks: dict
-) -> None:
+) -> list[int]:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
     with an icon, or with colour above empty space (a cover's sliver at the bottom) stays
-    covered (None)."""
+    covered (None). Returns the slots left covered with no icon seen: doubtful."""
+    unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
         if not filled:
@@ -1317,6 +1321,9 @@ def _read_missed(
         _count_units(segs, box, unit, offset)
         if not floats and sum(s.units for s in segs) <= limit:
             per_tube[k] = segs
+        else:
+            unsure.append(k)
+    return unsure
 
 
 def _segment_tubes(
@@ -1338,7 +1345,7 @@ def _segment_tubes(
         prof = _profile(flat, box)
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
-        if _icon(lab, box, segs, 0.2) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.2):
+        if _icon(lab, box, segs, 0.25) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
             raw.append(None)
             continue
         for s in segs:
