@@ -74,6 +74,14 @@ def test_a_lock_of_two_runs_is_an_icon():
     assert _icon(lab, BOX, segs, 0.25)
 
 
+def test_a_blurred_lock_two_thirds_of_the_tube_wide_is_an_icon():
+    """A lock drawn half the tube wide and blurred by scaling spreads over two thirds of it
+    (seed 1180): still an icon, as long as the cover shows beside it."""
+    lab = _cover([(70, 90, 7, 33, (80, -45, 25))])
+    segs = _merge_same(_segments(_profile(lab, BOX), BOX[1]))
+    assert _icon(lab, BOX, segs, 0.25)
+
+
 def test_a_unit_seen_through_a_box_off_the_tube_is_no_icon():
     """A liquid unit at the middle of a tube (side to side) in a box 8 pixels right of the
     tube: the box's right edge shows the background, unchanged, but its left edge shows the

@@ -1455,7 +1455,7 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) 
 
 def _narrow(lab: np.ndarray, box: tuple, above: tuple, mid: tuple, below: tuple) -> bool:
     """True when rows `mid` differ from the rows just above and below them (as many rows of
-    `above` and `below`) only in a run of columns around the tube's centre under 60 % of its
+    `above` and `below`) only in a run of columns around the tube's centre under 70 % of its
     width, with columns of one colour down all three on both sides of it inside the box (a
     liquid unit runs from side to side, and a box off the tube holds one of its sides)."""
     x, _, w, _ = box
@@ -1480,7 +1480,7 @@ def _narrow(lab: np.ndarray, box: tuple, above: tuple, mid: tuple, below: tuple)
     while right < len(differs) - 1 and differs[right + 1]:
         right += 1
     same = ~differs
-    return bool(right - left + 1 < 0.6 * w and min(same[:left].sum(), same[right + 1 :].sum()) >= 2)
+    return bool(right - left + 1 < 0.7 * w and min(same[:left].sum(), same[right + 1 :].sum()) >= 2)
 
 
 def _neutral(seg: _Segment) -> bool:
