@@ -1109,7 +1109,7 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
-    _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
+    unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     out = _choose(per_tube, geo, covered_idx, params)
     tubes, conf, capacity, level, problems, palette = out
@@ -1131,6 +1131,9 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             )
         )
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
+    problems += [
+        (f"tube {k}: read as covered, but no cover's icon was found: check it", [k]) for k in unsure
+    ]
     problems += [
         (f"tube {k}: colour above empty glass, so a liquid may be read as glass", [k])
         for k in floats
@@ -1368,10 +1371,12 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
 
 def _read_missed(
     images, slots, per_tube, glass, unit: float, offset: float, geo: int, params, marks: dict
-) -> None:
+) -> list[int]:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
-    full tube; anything taller (a curtain, a lock) or with colour above empty space (a
-    cover's sliver at the bottom) stays covered (None)."""
+    full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
+    with an icon, or with colour above empty space (a cover's sliver at the bottom) stays
+    covered (None). Returns the slots left covered with no icon seen: doubtful."""
+    unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
         if not filled:
@@ -1380,10 +1385,15 @@ def _read_missed(
         segs = _segment_tubes(
             images, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats, marks
         )
-        segs = segs[0] or []
+        if segs[0] is None:
+            continue  # a cover's icon
+        segs = segs[0]
         _count_units(segs, box, unit, offset)
-        if segs and not floats and sum(s.units for s in segs) <= limit:
+        if not floats and sum(s.units for s in segs) <= limit:
             per_tube[k] = segs
+        else:
+            unsure.append(k)
+    return unsure
 
 
 def _segment_tubes(
@@ -1405,7 +1415,7 @@ def _segment_tubes(
         prof = _profile(flat, box)
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
-        if _icon(lab, box, segs):
+        if _icon(lab, box, segs, 0.25) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
             raw.append(None)
             continue
         for s in segs:
@@ -1459,6 +1469,13 @@ def _sandwiched(segs: list[_Segment], least: float = 4.0) -> None:
             s.kind = "liquid"
 
 
+def _fine(cut: list[_Segment], prof: np.ndarray, box: tuple, jump: float) -> list[_Segment]:
+    """A tube's segments merged only below a twenty-fifth of its height: a cover's badge seen
+    off its centre crosses the profile for fewer rows than a third of a unit (the cover's
+    body must then reach far above and below it: '?' marks repeat every unit)."""
+    return _merge_same(_merge_short(cut, prof, box[1], max(3.0, 0.04 * box[3])), jump)
+
+
 def _sure_liquids(tubes: list[list[_Segment]]) -> np.ndarray:
     """Colours read as liquid under other liquid (so they cannot be glass: empty space is only
     ever at the top of a tube), one CIELAB row each."""
@@ -1496,33 +1513,58 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
     return bool(np.linalg.norm(top - bottom) > most)
 
 
-def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment]) -> bool:
-    """True when a tube holds an icon: a run at its middle that does not reach its sides
-    (they keep the colour they have above and below it), between runs of one colour. A
-    liquid unit fills the tube's width; a lock or badge on a cover over the tube does not."""
+def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) -> bool:
+    """True when a tube holds an icon: one to three runs at its middle (a lock's shackle and
+    body, a badge's blurred rim) between runs of one colour, each at least `body` of the
+    tube's height, and narrower than the tube (see `_narrow`). A liquid unit fills the tube's
+    width; a lock or badge on a cover does not."""
     x, y, w, h = box
     if w < 8:
         return False
-    edges = np.r_[
-        x + int(0.1 * w) : x + int(0.22 * w), x + w - int(0.22 * w) : x + w - int(0.1 * w)
-    ]
-    for above, mid, below in zip(segs, segs[1:], segs[2:], strict=False):
-        centred = abs((mid.y0 + mid.y1) / 2 - (y + h / 2)) < 0.1 * h
-        if not centred or np.linalg.norm(above.lab - below.lab) > 10:
-            continue
-        if np.linalg.norm(mid.lab - above.lab) < 15 or mid.length > 0.4 * h:
-            continue
-        side = [
-            np.median(lab[a:b, edges].reshape(-1, 3), axis=0)
-            for a, b in (
-                (max(above.y0, above.y1 - mid.length), above.y1),
-                (mid.y0, mid.y1),
-                (below.y0, min(below.y1, below.y0 + mid.length)),
-            )
-        ]
-        if np.linalg.norm(side[1] - side[0]) < 10 and np.linalg.norm(side[1] - side[2]) < 10:
-            return True
+    for i, above in enumerate(segs):
+        for j in range(i + 2, min(i + 5, len(segs))):
+            below, mid = segs[j], segs[i + 1 : j]
+            y0, y1 = mid[0].y0, mid[-1].y1
+            centred = abs((y0 + y1) / 2 - (y + h / 2)) < 0.1 * h
+            if not centred or np.linalg.norm(above.lab - below.lab) > 10:
+                continue
+            if min(above.length, below.length) < body * h or y1 - y0 > 0.4 * h:
+                continue
+            if max(np.linalg.norm(m.lab - above.lab) for m in mid) < 15:
+                continue
+            if _narrow(lab, box, (above.y0, above.y1), (y0, y1), (below.y0, below.y1)):
+                return True
     return False
+
+
+def _narrow(lab: np.ndarray, box: tuple, above: tuple, mid: tuple, below: tuple) -> bool:
+    """True when rows `mid` differ from the rows just above and below them (as many rows of
+    `above` and `below`) only in a run of columns around the tube's centre under 70 % of its
+    width, with columns of one colour down all three on both sides of it inside the box (a
+    liquid unit runs from side to side, and a box off the tube holds one of its sides)."""
+    x, _, w, _ = box
+    n = mid[1] - mid[0]
+    cols = slice(max(0, x), min(lab.shape[1], x + w))
+    m, a, b = (
+        np.median(lab[r0:r1, cols], axis=0)
+        for r0, r1 in (
+            (mid[0], mid[1]),
+            (max(above[0], above[1] - n), above[1]),
+            (below[0], min(below[1], below[0] + n)),
+        )
+    )
+    differs = np.maximum(np.linalg.norm(m - a, axis=1), np.linalg.norm(m - b, axis=1)) > 10
+    centre = x + w // 2 - cols.start
+    near = np.flatnonzero(differs[centre - w // 5 : centre + w // 5 + 1])
+    if not len(near):
+        return False
+    left = right = centre - w // 5 + int(near[np.argmin(np.abs(near - w // 5))])
+    while left > 0 and differs[left - 1]:
+        left -= 1
+    while right < len(differs) - 1 and differs[right + 1]:
+        right += 1
+    same = ~differs
+    return bool(right - left + 1 < 0.7 * w and min(same[:left].sum(), same[right + 1 :].sum()) >= 2)
 
 
 def _neutral(seg: _Segment) -> bool:
