@@ -7,17 +7,22 @@ General image analysis, no game's pixel coordinates or colours:
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's regular
-   spacing extrapolates to tubes with faint glass and to tubes hidden behind curtains;
+   spacing (a half or a third of the step between its boxes when every slot between them
+   shows a tube's sides) extrapolates to tubes with faint glass and to tubes hidden behind
+   curtains;
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
-   changes from tube to tube, fitted as see-through (rim = a * background behind + b);
+   changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
+   space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units; a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by
    cell on the unit grid when a grey liquid of the same fill rests on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
-   colour `capacity` times, otherwise the reading lists the problem and has no level.
+   colour `capacity` times, otherwise the reading lists the problem and has no level; what the
+   picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
+   clear glass) is settled by that invariant, never against it (`_choose`).
 """
 
 from __future__ import annotations
