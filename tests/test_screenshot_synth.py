@@ -76,6 +76,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1000, "a short last row found in part: the finer spacing matches the other rows'"),
         (1038, "one unit on a flat bottom: the outline is no drift like glass over a picture"),
         (1162, "one unit at the bottom of a tube, its outline below it"),
+        (22, "a curtain whose badge sits off the slot's centre, on a gradient"),
+        (95, "a banner whose badge crosses few rows of the profile"),
+        (107, "two banners over tubes of a photo board"),
+        (134, "a tube that was read as covered"),
+        (111, "a tube next to a lock, read as covered"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

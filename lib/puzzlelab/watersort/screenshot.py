@@ -451,9 +451,10 @@ def _finer(
     row: list[tuple], pitch: float, shape: tuple, lab: np.ndarray, prof, hint: float = 0.0
 ) -> float:
     """The row's pitch, or a third or half of it when the boxes found are every third or
-    second tube: the steps between boxes are whole numbers of the finer pitch, the tubes do
-    not touch, and every slot it puts between two found boxes shows both sides of a tube
-    (edges where its walls would be; a gap between widely spaced tubes shows none). With
+    second tube: the steps between boxes are whole numbers of the finer pitch, its tubes
+    leave gaps of 0.3 widths or more, and every slot it puts between two found boxes shows
+    both sides of a tube (edges where its walls would be; a gap between widely spaced tubes
+    shows none). With
     other rows (`hint`: their pitch) the finer pitch must be theirs."""
     y, w, h = shape
     xs = sorted(b[0] for b, _ in row)
@@ -1507,10 +1508,10 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
     """True when a run's colour drifts from its top third to its bottom third (by more than
     `most`, ΔE): a liquid is one flat colour, glass shows the picture behind it changing. The
     outline across the tube's bottom (see `_bottom_edge`) is left out."""
-    _, y_top, w, h = box
+    _, y_top, _, h = box
     a, b = seg.y0 - y_top, seg.y1 - y_top
     if b >= h - 1:
-        b -= int(max(0.06 * h, 0.25 * w))
+        b -= _edge_rows(box)
     third = (b - a) // 3
     if third < 2:
         return False
@@ -1645,23 +1646,27 @@ def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
     x, y, w, h = box
     out = []
     body = [s for s in segs if s.y1 <= y + h - 1 or s.length > 0.04 * h]
-    while len(body) > 1 and _bottom_edge(body[-1], box):
+    while body and _bottom_edge(body[-1], box):
         body.pop()
     for s in reversed(body):
         if s.kind == "empty":
             break
         out.append(s)
-    # the outline at the very bottom is not liquid
-    while out and out[0].y1 >= y + h - 1 and out[0].length < 0.06 * h:
-        out.pop(0)
     return out
 
 
 def _bottom_edge(seg: _Segment, box: tuple) -> bool:
     """A short run at the tube's very bottom: the outline across a round or flat bottom,
     whatever colour it shows, is no unit and no empty space."""
-    _, y, w, h = box
-    return seg.y1 >= y + h - 1 and seg.length < max(0.06 * h, 0.25 * w)
+    _, y, _, h = box
+    return seg.y1 >= y + h - 1 and seg.length < _edge_rows(box)
+
+
+def _edge_rows(box: tuple) -> int:
+    """Rows the outline across a tube's bottom may take: a quarter of its width or 6 % of
+    its height, whichever is more (no unit is that short)."""
+    _, _, w, h = box
+    return int(max(0.06 * h, 0.25 * w))
 
 
 def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float, int]]:
