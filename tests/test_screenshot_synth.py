@@ -8,9 +8,11 @@ import pytest
 
 from puzzlelab.watersort.screenshot import (
     _as_glass,
+    _mark_like,
     _sandwiched,
     _see_through,
     _Segment,
+    _split_marked,
     outcome,
     self_check,
 )
@@ -81,6 +83,15 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (107, "two banners over tubes of a photo board"),
         (134, "a tube that was read as covered"),
         (111, "a tube next to a lock, read as covered"),
+        (1193, "a grey liquid on '?' cells of a like grey joined their run: a fifth '?'"),
+        (27, "a '?' with a bold mark at a round bottom read as grey liquid"),
+        (1031, "a short light run at a round bottom: the flattening made it look marked"),
+        (1061, "a circled '?' at a round bottom filled its short window: taken for a glint"),
+        (1072, "a '?' under black liquid at a round bottom, in a slot the spacing added"),
+        (1118, "a round bottom's outline at the window's side taken for a '?' on black"),
+        (10, "light '?' cells under liquid matched see-through glass: read as empty"),
+        (18, "'?' cells under liquid on a photo board read as empty glass"),
+        (1189, "no two found boxes' rims agreed (covers): the glass came from a cover"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -133,3 +144,57 @@ def test_a_rare_colour_seen_only_at_tube_tops_may_be_glass():
     assert [len(t) for t in variant] == [1, 1, 1]
     names[2] = ["x", "a"]  # x also under other liquid: a liquid, not glass
     assert _as_glass(tubes, names, 6) == []
+
+
+def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:
+    """CIELAB image and its flat copy of one tube of grey cells, bottom first, a block of
+    other lightness drawn in the centre of each marked cell; and the tube's box."""
+    n = len(marked)
+    lab = np.zeros((n * unit, width, 3))
+    lab[..., 0] = fill
+    flat = lab.copy()
+    for k, m in enumerate(marked):
+        y1 = (n - k) * unit
+        if m:
+            mark = 5.0 if fill > 50 else 90.0
+            lab[y1 - 2 * unit // 3 : y1 - unit // 3, width // 2 - 3 : width // 2 + 3, 0] = mark
+    return (lab, flat), (0, 0, width, n * unit)
+
+
+def test_unmarked_cells_atop_a_marked_run_are_liquid():
+    """A grey liquid on '?' cells of the same grey is one run down the tube: cells with no
+    mark at the run's top are liquid; a '?' cell with no mark seen lower down stays hidden."""
+    images, box = _cells([False, True, True, False, False])
+    run = _Segment(0, 150, np.array([50.0, 0.0, 0.0]), "hidden", units=5, glyphs=2)
+    out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
+    assert [(s.kind, s.units) for s in out] == [("hidden", 3), ("liquid", 2)]
+    assert out[1].y1 == out[0].y0 == 60
+
+
+def test_a_marked_cell_in_a_dark_run_is_hidden_only_in_the_fill():
+    """A black liquid run over a '?' cell: the marked cell is hidden when its own colour is
+    the board's '?' fill, and stays liquid when it is not."""
+    images, box = _cells([True, False], fill=20.0)
+    for im in images:
+        im[:30, :, 0] = 8.0  # the black liquid on top
+    run = _Segment(0, 60, np.array([8.0, 0.0, 0.0]), "liquid", units=2)
+    out = _split_marked(images, box, [run], 30.0, 0.0, np.array([20.0, 0.0, 0.0]))
+    assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
+    out = _split_marked(images, box, [run], 30.0, 0.0, np.array([45.0, 0.0, 0.0]))
+    assert [(s.kind, s.units) for s in out] == [("liquid", 2)]
+
+
+def test_a_mark_is_centred_and_not_a_narrow_streak():
+    """A glyph in the middle counts; the same pixels at the window's side (a round bottom's
+    outline) do not; a narrow streak down the whole run is a glint, a wide one a glyph."""
+    mark = np.zeros((20, 20), bool)
+    mark[5:12, 8:12] = True
+    assert _mark_like(mark, whole_height=False)
+    assert not _mark_like(np.roll(mark, -7, axis=1), whole_height=False)
+    streak = np.zeros((20, 20), bool)
+    streak[:, 9:11] = True
+    assert not _mark_like(streak, whole_height=False)
+    ring = np.zeros((20, 20), bool)
+    ring[:, [4, 15]] = True
+    ring[[0, 19], 4:16] = True
+    assert _mark_like(ring, whole_height=False)

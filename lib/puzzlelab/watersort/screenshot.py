@@ -865,13 +865,20 @@ def _merge_hidden(segs: list[_Segment]) -> list[_Segment]:
     return out
 
 
-def _marks(images: tuple, box: tuple, y0: int, y1: int, x0: float, x1: float) -> np.ndarray:
+def _marks(
+    images: tuple, box: tuple, y0: int, y1: int, x0: float, x1: float, fill: float | None = None
+) -> np.ndarray:
     """Boolean map of pixels much lighter or darker than the flat fill around them, rows y0
-    to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on the liquid)."""
+    to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on the liquid). With a
+    `fill` lightness, only pixels that also differ from that fill: next to a short run the
+    flattening still shows its neighbour, and the run's own pixels would look marked."""
     lab, flat = images
     x, _, w, _ = box
     cols = slice(x + int(x0 * w), x + int(x1 * w))
-    return np.abs(lab[y0:y1, cols, 0] - flat[y0:y1, cols, 0]) > 30
+    mark = np.abs(lab[y0:y1, cols, 0] - flat[y0:y1, cols, 0]) > 30
+    if fill is not None:
+        mark &= np.abs(lab[y0:y1, cols, 0] - fill) > 15
+    return mark
 
 
 def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
@@ -884,18 +891,22 @@ def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
         return False  # the rim, with its glints, is not a '?'
     cut = seg.length // 5
     y1 = min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
-    return _mark_like(_marks(images, box, seg.y0 + cut, y1, 0.25, 0.75), whole_height=False)
+    mark = _marks(images, box, seg.y0 + cut, y1, 0.25, 0.75, float(seg.lab[0]))
+    return _mark_like(mark, whole_height=False)
 
 
 def _mark_like(mark: np.ndarray, whole_height: bool = True) -> bool:
     """A map from `_marks` shows a glyph: 1-45 % of its pixels, in more than 15 % of its rows
     (a line between two units crosses few), and, unless `whole_height`, not in 90 % of them
-    (a glint down the glass runs the whole height of a run)."""
-    if mark.size == 0:
+    unless across half its columns (a glint down the glass runs the whole height of a run,
+    but narrow; a mark seen through a short window at a round bottom fills it), centred
+    (a round bottom's outline enters the window at its sides)."""
+    if mark.size == 0 or not mark.any():
         return False
     rows = float(mark.any(axis=1).mean())
-    tall_ok = whole_height or rows < 0.9
-    return bool(0.01 < mark.mean() < 0.45 and rows > 0.15 and tall_ok)
+    tall_ok = whole_height or rows < 0.9 or float(mark.any(axis=0).mean()) > 0.5
+    centre = np.nonzero(mark)[1].mean() / mark.shape[1]  # a glyph is drawn centred
+    return bool(0.01 < mark.mean() < 0.45 and rows > 0.15 and tall_ok and 0.2 < centre < 0.8)
 
 
 def _count_glyphs(images: tuple, box: tuple, seg: _Segment) -> int:
@@ -1035,13 +1046,21 @@ def _rim(lab: np.ndarray, box: tuple, every: list[tuple], bg: np.ndarray) -> tup
 
 def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarray) -> _Glass:
     """Empty glass: of the rim colours of `boxes` seen twice, the one nearest to the
-    background (`every` box found, covered ones too, bounds the background beside a tube)."""
+    background (`every` box found, covered ones too, bounds the background beside a tube).
+    When no two of `boxes` agree (they may be covers, the tubes added ones, over a photo),
+    the rims of `every` box that show the background beside them: clear glass."""
     rims = {box: _rim(lab, box, every, bg) for box in every}
     bands = np.array([rims[b][0] for b in boxes])
     sides = np.array([rims[b][1] for b in boxes])
     d = np.linalg.norm(bands[:, None] - bands[None], axis=2)
     far = np.linalg.norm(bands - bg, axis=1)
     shared = ((d < 8).sum(axis=1) >= min(2, len(bands))) | (far < 8)  # or clear glass
+    clear = [b for b in every if np.linalg.norm(rims[b][0] - rims[b][1]) < 8]
+    if not shared.any() and len(clear) >= 2:  # no rims agree, but some show what is behind
+        bands = np.array([rims[b][0] for b in clear])
+        k = int(np.argmin(np.linalg.norm(bands - bg, axis=1)))
+        bands, sides = bands[k : k + 1], np.array([rims[clear[k]][1]])  # its own background
+        far, shared = np.linalg.norm(bands - bg, axis=1), np.ones(1, bool)
     pick = np.where(shared, far, np.inf)
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
@@ -1395,6 +1414,8 @@ def _read_missed(
             continue  # a cover's icon
         segs = segs[0]
         _count_units(segs, box, unit, offset)
+        if marks.get("fill") is not None and not marks.get("symbols"):
+            segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
         if not floats and sum(s.units for s in segs) <= limit:
             per_tube[k] = segs
         else:
@@ -1436,6 +1457,7 @@ def _segment_tubes(
             if s.kind != "empty" and not (s.glass < 30 and _varies(prof, s, box)):
                 break
             s.kind = "empty"
+        _marked_below(images, box, segs)
         _sandwiched(segs)
         raw.append((k, box, segs))
     if "sure" not in marks:
@@ -1464,6 +1486,16 @@ def _segment_tubes(
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
+
+
+def _marked_below(images: tuple, box: tuple, segs: list[_Segment]) -> None:
+    """Read as hidden a run taken for glass that lies under liquid and shows a mark: empty
+    space is only at a tube's top, and '?' cells of a light grey can match see-through glass.
+    `segs` runs from the top."""
+    for i, s in enumerate(segs):
+        if s.kind == "empty" and any(t.kind == "liquid" for t in segs[:i]):
+            if _is_glyph(images, box, s):
+                s.kind = "hidden"
 
 
 def _sandwiched(segs: list[_Segment], least: float = 4.0) -> None:
@@ -1749,14 +1781,23 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
     bottom = box[1] + box[3] - offset
     out, below = [], 0
     for s in segs:
-        if s.kind != "liquid" or not _hidden_look(s, fill) or s.units < 1:
+        if s.kind == "hidden" and s.units > 1:
+            out += _unmarked_top(images, box, s, below, unit, bottom)
+            below += s.units
+            continue
+        alike = s.kind == "liquid" and _hidden_look(s, fill)
+        mixed = s.kind == "liquid" and s.units > 1 and _neutral(s)  # a '?' cell in a dark run?
+        if not (alike or mixed) or s.units < 1:
             out.append(s)
             below += s.units
             continue
         first = len(out)  # cells of this run join only each other, never a run below
         for k in range(below, below + s.units):
             y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
-            kind = "hidden" if _cell_marked(images, box, y0, y1) else "liquid"
+            marked = _cell_marked(images, box, y0, y1)
+            if marked and not alike:
+                marked = np.linalg.norm(_cell_colour(images[0], box, y0, y1) - fill) < 12
+            kind = "hidden" if marked else "liquid"
             if len(out) > first and out[-1].kind == kind:
                 last = out[-1]
                 out[-1] = _Segment(y0, last.y1, last.lab, kind, last.units + 1, last.fit)
@@ -1766,11 +1807,42 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
     return out
 
 
+def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bottom: float) -> list:
+    """Split off the top cells of a '?' run that show no mark: a grey liquid resting on '?'
+    cells of a like grey joins their run, and only the marks tell it apart. Cells lower down
+    keep their kind (a round bottom may hide a mark)."""
+    top = below + s.units
+    plain = 0
+    while plain < s.units - 1:
+        k = top - plain - 1
+        y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
+        if _cell_marked(images, box, y0, y1):
+            break
+        plain += 1
+    if not plain:
+        return [s]
+    cut = round(bottom - (top - plain) * unit)
+    x, _, w, _ = box
+    cells = images[1][s.y0 + 2 : cut - 2, x + int(0.3 * w) : x + int(0.7 * w) + 1]
+    colour = np.median(cells.reshape(-1, 3), axis=0) if cells.size else s.lab
+    low = _Segment(cut, s.y1, s.lab, "hidden", s.units - plain, s.fit, glyphs=s.glyphs)
+    return [low, _Segment(s.y0, cut, colour, "liquid", plain, s.fit)]
+
+
+def _cell_colour(lab: np.ndarray, box: tuple, y0: int, y1: int) -> np.ndarray:
+    """Median colour of one unit cell's centre, rows y0 to y1 (above a round bottom)."""
+    x, y, w, h = box
+    trim = (y1 - y0) // 6
+    top, low = max(y0 + trim, y), max(min(y1 - trim, y + h - w // 8), max(y0 + trim, y) + 1)
+    cells = lab[top:low, x + int(0.3 * w) : x + int(0.7 * w) + 1]
+    return np.median(cells.reshape(-1, 3), axis=0)
+
+
 def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
     """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill."""
     x, y, w, h = box
     trim = (y1 - y0) // 6
-    rows = (max(y0 + trim, y), min(y1 - trim, y + h - w // 4))
+    rows = (max(y0 + trim, y), min(y1 - trim, y + h - w // 8))
     if rows[1] - rows[0] < 2:
         return False
     return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75))
