@@ -78,6 +78,8 @@ readings ~0.1, per-frame step 0.03-0.04); on the clean file ~0.13 s (readings 0.
 0.57 / 0.53 / 0.56x (before 0.45 / 0.43); every other file 0.57-1.05x (before 0.68-0.88).
 The 0.49 came at load 11.8: that file decodes in 0.14-0.24 s, so our ~0.1 s (91 readings
 at ~0.4 ms, 784 per-frame steps at ~45 us, one search) weighs most there.
+Part 1 after: 500 of 500 exact at 0.82x decode CPU (23.3 s against 19.1 s; load 8): one
+search in 12,559 frames, so the change does not show there.
 
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]
