@@ -58,6 +58,29 @@ than with the sparse one. Part 1 (500 openings, 1280x720, 12,559 frames) was 2 m
 on main: a puzzle with four tiles home (78496B523) was taken for the preview; now exact,
 500 of 500, at 0.82x decode CPU (21.9 s against 17.9 s; one run, load 5.5).
 
+2026-11-26 late, the board search's scoring compiled (thread CPU, cProfile and per-stage
+timers; load averages 5-12). Before: on the all-kinds-at-once file (718 frames, decode
+0.07 s of main-thread CPU, the rest in FFmpeg's threads) our own work was ~0.33 s: the board
+search 0.17-0.20 s (14 changed regions searched before the board was found, 12 of them
+touches, notification pieces or parts of a dark board scoring 0.49-0.65 < 0.7: 1,512 coarse
+board samples at ~35-80 us each, of which resizing the board only ~40 %, the rest numpy's
+overhead per tiny matrix product), 285 full readings 0.11 s (most of them frames a touch
+changed; 15 re-reads after an unclear frame), the per-frame step 0.03 s. On the clean and
+scale-1 files one search (108 coarse samples, then 68-134 full ones climbing) cost
+0.03-0.05 s. Stacking all rectangles into one BLAS product made the climb slower (above
+OpenBLAS's size threshold it runs threaded); one compiled kernel scoring every rectangle
+(numba, no BLAS; equal to numpy's scores within 1e-6) brought the search to 0.06-0.09 s on
+that file and the climbs to 0.01-0.02 s. After: our work ~0.2 s there (search ~0.08,
+readings ~0.1, per-frame step 0.03-0.04); on the clean file ~0.13 s (readings 0.05, per-frame
+0.03-0.04, search 0.03). Three runs of part 2 after, two of the code before, alternating
+(18 of 18 exact in each, the same right row flagged under touch 1): clean 0.94 / 0.99 /
+0.95x (before 0.80 / 0.80); scale 1 0.71 / 0.49 / 0.63x (before 0.57 / 0.69); all at once
+0.57 / 0.53 / 0.56x (before 0.45 / 0.43); every other file 0.57-1.05x (before 0.68-0.88).
+The 0.49 came at load 11.8: that file decodes in 0.14-0.24 s, so our ~0.1 s (91 readings
+at ~0.4 ms, 784 per-frame steps at ~45 us, one search) weighs most there.
+Part 1 after: 500 of 500 exact at 0.82x decode CPU (23.3 s against 19.1 s; load 8): one
+search in 12,559 frames, so the change does not show there.
+
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]
 """

@@ -33,12 +33,20 @@ from puzzlelab.video.extract import (
     _frame_step,
     block_change,
     cell_changes,
+    quick_scores,
     signature,
     signature_grid,
     thumb_size,
     thumbnail,
 )
-from puzzlelab.video.pictures import cell_box, normalize_rows, tile_image
+from puzzlelab.video.pictures import (
+    board_cells,
+    board_image,
+    cell_box,
+    normalize_rows,
+    sampling_grid,
+    tile_image,
+)
 from puzzlelab.video.synth import render_board
 from puzzlelab.video.writeup import bin_positions
 
@@ -379,6 +387,39 @@ def test_frame_kernel_matches_signature_and_cell_changes(seed, grey):
     ref, ref_noise = cell_changes(sigs[2], sigs[1])
     assert d == pytest.approx(ref, abs=0.6) and noise == pytest.approx(ref_noise, abs=0.6)
     assert since == pytest.approx(cell_changes(sigs[2], sigs[0])[0], abs=0.6)
+
+
+def quick_score_reference(grey, rect, templates) -> float:
+    """The board search's score of one rectangle in numpy: one matrix product per board."""
+    size = int(round(np.sqrt(templates.shape[2])))
+    cell, trim = sampling_grid(size, 0.15)
+    board = board_image(grey, rect, 3 * cell)
+    if board is None:
+        return -1.0
+    cells = board_cells(board, size, trim)
+    corr = (templates.reshape(-1, size * size) @ cells.T).reshape(len(templates), -1, 9)
+    return float(corr.max(axis=2).mean(axis=1).max())
+
+
+@examples(15)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([8, 16]))
+def test_board_search_kernel_matches_numpy(seed, size):
+    """The compiled scoring of many rectangles at once gives each one's numpy score (off the
+    frame -1), whether the rectangle holds a board, a piece of one or nothing."""
+    rng = np.random.default_rng(seed)
+    pics = load_pictures(120)
+    screen = rng.integers(0, 60, (180, 320), dtype=np.uint8)
+    grey = cv2.cvtColor(pics[int(rng.integers(6))], cv2.COLOR_RGB2GRAY)
+    screen[40:130, 100:190] = cv2.resize(grey, (90, 90), interpolation=cv2.INTER_AREA)
+    screen[40:70, 130:160] = 10  # the blank
+    rects = [(100.0, 40.0, 90.0)] + [
+        (float(rng.uniform(-20, 300)), float(rng.uniform(-20, 160)), float(rng.uniform(5, 150)))
+        for _ in range(30)
+    ]
+    templates = tile_templates(pics, size)
+    expected = [quick_score_reference(screen, r, templates) for r in rects]
+    assert quick_scores(screen, rects, templates) == pytest.approx(expected, abs=1e-5)
+    assert quick_scores(screen, [], templates).shape == (0,)
 
 
 @examples(25)

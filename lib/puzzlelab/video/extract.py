@@ -111,13 +111,6 @@ def block_change(a: np.ndarray, b: np.ndarray) -> float:
     return float(cv2.resize(cv2.absdiff(a, b), blocks, interpolation=cv2.INTER_AREA).max())
 
 
-def sample_cells(frame: np.ndarray, rect: Rect, size: int = TEMPLATE) -> np.ndarray | None:
-    """The nine cells of `rect` in grey at size x size, normalized; None if off the frame."""
-    cell, trim = sampling_grid(size, CELL_MARGIN)
-    board = board_image(frame, rect, 3 * cell)
-    return None if board is None else board_cells(board, size, trim)
-
-
 def blank_likeness(contrast: np.ndarray) -> np.ndarray:
     """How much each cell looks like the flat blank: 1 for no contrast, -1 for a textured tile."""
     return np.clip(1.0 - contrast / BLANK_CONTRAST, -1.0, 1.0).astype(np.float32)
@@ -267,14 +260,70 @@ def change_boxes(thumb: np.ndarray, background: np.ndarray, level: float = 20.0,
     return out
 
 
-def quick_score(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> float:
-    """A cheap stand-in for the assignment score: best picture's mean of per-tile best cells."""
-    cells = sample_cells(frame, rect, int(round(np.sqrt(templates.shape[2]))))
-    if cells is None:
-        return -1.0
-    k = templates.shape[2]
-    corr = (templates.reshape(-1, k) @ cells.T).reshape(len(templates), -1, 9)
-    return float(corr.max(axis=2).mean(axis=1).max())
+def quick_scores(grey: np.ndarray, rects: list, templates: np.ndarray) -> np.ndarray:
+    """A cheap stand-in for the assignment score of each rectangle: the best picture's mean
+    of per-tile best cells (-1 off the frame). Each board is sampled alone (`board_image`),
+    then all are scored in one compiled call: one matrix product of many boards would run
+    threaded in BLAS, whose idle workers spin (more CPU, not less), and one product per
+    board costs more in numpy's overhead than in arithmetic."""
+    size = int(round(np.sqrt(templates.shape[2])))
+    cell, trim = sampling_grid(size, CELL_MARGIN)
+    boards = [board_image(grey, r, 3 * cell) for r in rects]
+    inside = [k for k, b in enumerate(boards) if b is not None]
+    out = np.full(len(rects), -1.0)
+    if inside:
+        out[inside] = _board_scores(np.stack([boards[k] for k in inside]), trim, templates)
+    return out
+
+
+@njit(cache=True, fastmath=True)
+def _cells_into(board, trim: int, out) -> None:
+    """Kernel of `board_cells`: the nine trimmed cells of a board image, zero-mean and unit
+    norm (a flat cell all zeros), into `out` (9, size * size)."""
+    size = int(np.sqrt(out.shape[1]))
+    c = size + 2 * trim
+    for q in range(9):
+        r0, c0 = (q // 3) * c + trim, (q % 3) * c + trim
+        total = np.float32(0.0)
+        for i in range(size):
+            for j in range(size):
+                out[q, i * size + j] = board[r0 + i, c0 + j]
+                total += out[q, i * size + j]
+        out[q] -= total / np.float32(out.shape[1])
+        norm = np.sqrt(_dot(out[q], out[q]))
+        out[q] *= np.float32(1.0) / norm if norm >= 1e-3 * np.sqrt(out.shape[1]) else 0.0
+
+
+@njit(cache=True, fastmath=True)
+def _dot(a, b) -> float:
+    """Dot product of two float32 vectors, without numba's temporary array or BLAS call."""
+    total = np.float32(0.0)
+    for i in range(len(a)):
+        total += a[i] * b[i]
+    return total
+
+
+@njit(cache=True, fastmath=True)
+def _board_scores(boards, trim: int, templates) -> np.ndarray:
+    """Kernel of `quick_scores`: per board image, the best picture's mean over its tiles of
+    each tile's best correlation with the nine cells (-2 stands for minus infinity, which
+    fastmath does not allow)."""
+    n_pictures, n_tiles, k = templates.shape
+    out = np.empty(len(boards))
+    cells = np.empty((9, k), np.float32)
+    for m in range(len(boards)):
+        _cells_into(boards[m], trim, cells)
+        best = -2.0
+        for p in range(n_pictures):
+            total = 0.0
+            for t in range(n_tiles):
+                top = np.float32(-2.0)
+                for q in range(9):
+                    top = max(top, _dot(templates[p, t], cells[q]))
+                total += top
+            best = max(best, total / n_tiles)
+        out[m] = best
+    return out
 
 
 def locate_board(
@@ -302,13 +351,13 @@ def locate_board(
         for dy in (-0.08, 0.0, 0.08)
     ]
     grid = templates if coarse is None else coarse
-    scores = [quick_score(grey, r, grid) for r in candidates]
+    scores = quick_scores(grey, candidates, grid).tolist()
     x, y, s = candidates[int(np.argmax(scores))]
     # the coarse score falls from 1 to 0.7 a tenth of a cell off: look halfway between too
     candidates += [
         (x + dx * s, y + dy * s, s) for dx in (-0.04, 0.0, 0.04) for dy in (-0.04, 0.0, 0.04)
     ]
-    scores += [quick_score(grey, r, grid) for r in candidates[len(scores) :]]
+    scores += quick_scores(grey, candidates[len(scores) :], grid).tolist()
     best_rect = candidates[int(np.argmax(scores))]
     if max(scores) < HOPELESS:  # nothing here looks like tiles: not worth refining
         return None
@@ -327,23 +376,25 @@ DIAGONALS = [
 
 
 def climb(grey: np.ndarray, rect: Rect, templates: np.ndarray, step: float) -> Rect:
-    """Hill-climb `quick_score` over position and size: moves along the axes, the step halved
+    """Hill-climb `quick_scores` over position and size: moves along the axes, the step halved
     when stuck; at a step of one pixel the diagonal moves get a try too (6 moves a round
     instead of 26: a third of the reads of a search over every direction)."""
     seen: dict[tuple, float] = {}  # a step back leads where the climb has been: not again
 
-    def score(r: Rect) -> float:
-        key = tuple(round(v, 3) for v in r)
-        if key not in seen:
-            seen[key] = quick_score(grey, r, templates)
-        return seen[key]
+    def scores(rects: list[Rect]) -> list[float]:
+        """Each rectangle's score; those not seen before are sampled together."""
+        keys = [tuple(round(v, 3) for v in r) for r in rects]
+        new = {k: r for k, r in zip(keys, rects, strict=True) if k not in seen}
+        values = quick_scores(grey, list(new.values()), templates).tolist()
+        seen.update(zip(new, values, strict=True))
+        return [seen[k] for k in keys]
 
-    best = score(rect)
+    best = scores([rect])[0]
     moves = AXES
     for _ in range(200):
         x, y, s = rect
         near = [(x + dx * step, y + dy * step, s + ds * step) for dx, dy, ds in moves]
-        near_scores = [score(r) for r in near]
+        near_scores = scores(near)
         k = int(np.argmax(near_scores))
         if near_scores[k] > best + 1e-6:
             rect, best, moves = near[k], near_scores[k], AXES
