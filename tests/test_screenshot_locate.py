@@ -9,6 +9,7 @@ import pytest
 
 from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
+    _common_step,
     _icon,
     _merge_same,
     _pitch,
@@ -81,6 +82,18 @@ def test_pitch_counts_the_tubes_a_step_spans():
     row = [((0, 0, 30, 90), False), ((52, 0, 30, 90), True), ((100, 0, 30, 90), False)]
     assert _pitch(row) == pytest.approx(50)
     assert _pitch([((0, 0, 30, 90), False), ((48, 0, 30, 90), False)]) == pytest.approx(48)
+
+
+def test_common_step_is_the_pitch_every_step_is_a_multiple_of():
+    """Steps of one and two tubes, and a box a little off: the pitch is the common step (the
+    median of the steps would be neither); steps no pitch of tubes that do not touch explains
+    give 0."""
+    assert _common_step(np.array([100, 150])) == pytest.approx(50)
+    assert _common_step(np.array([73, 151, 62, 147])) == pytest.approx(433 / 6)
+    assert _common_step(np.array([100, 135]), least=40) == 0.0
+    assert _common_step(np.array([], dtype=float)) == 0.0
+    row = [((x, 0, 44, 180), x == 294) for x in (70, 143, 294, 356, 503)]  # 294 is a box off
+    assert _pitch(row) == pytest.approx(433 / 6)
 
 
 def _tube_with_middle(full_width: bool) -> tuple[np.ndarray, tuple, list]:

@@ -240,14 +240,20 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
 
 def _same_pitch(rows: list, others: list) -> bool:
     """True when every row of `others` with two or more well-matched boxes is spaced like the
-    row of `rows` beside it (within 10 %): the comb did not take gaps for tubes."""
-    for row in others:
+    row of `rows` beside it (within 10 %): the comb did not take gaps for tubes. A row with
+    one step between well-matched boxes is spaced like the other rows of `others` when its
+    step is a whole number of theirs (that one step may span several tubes)."""
+    for k, row in enumerate(others):
         good = [b for b, odd in row if not odd]
         if len(good) < 2:
             continue
         mate = [r for r in rows if _y_overlap(r[0][0], good[0]) and len(r) > 1]
         step = float(np.median(np.diff(sorted(b[0] for b, _ in mate[0])))) if mate else 0.0
-        if mate and abs(step - _pitch(row)) > 0.1 * _pitch(row):
+        pitch = _pitch(row)
+        hint = _pitch_hint(others[:k] + others[k + 1 :]) if len(good) == 2 else 0.0
+        if hint:
+            pitch = _common_step(np.array([pitch, hint])) or pitch
+        if mate and abs(step - pitch) > 0.1 * pitch:
             return False
     return True
 
@@ -452,10 +458,10 @@ def _finer(
 ) -> float:
     """The row's pitch, or a third or half of it when the boxes found are every third or
     second tube: the steps between boxes are whole numbers of the finer pitch, its tubes
-    leave gaps of 0.3 widths or more, and every slot it puts between two found boxes shows
+    leave gaps of 0.3 widths or more, and it is the other rows' pitch (`hint`: the rows of a
+    board share one) or, with no other row, every slot it puts between two found boxes shows
     both sides of a tube (edges where its walls would be; a gap between widely spaced tubes
-    shows none). With
-    other rows (`hint`: their pitch) the finer pitch must be theirs."""
+    shows none)."""
     y, w, h = shape
     xs = sorted(b[0] for b, _ in row)
     for k in (3, 2):
@@ -472,7 +478,7 @@ def _finer(
             for a, b, n in zip(xs, xs[1:], np.round(steps).astype(int), strict=False)
             for j in range(1, n)
         ]
-        if mids and prof is not None and all(_sided(prof, m) for m in mids):
+        if hint or (mids and prof is not None and all(_sided(prof, m) for m in mids)):
             return p
     return pitch
 
@@ -500,9 +506,13 @@ def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, 
 
 
 def _pitch(row: list[tuple]) -> float:
-    """A row's tube spacing: the median step between its well-matched boxes, each step
+    """A row's tube spacing: the one every step between its boxes is a whole multiple of
+    (see `_common_step`); failing that, the median step between its well-matched boxes, each
     divided by the number of tubes it spans (judged by the steps between all boxes)."""
     every = np.diff(sorted(b[0] for b, _ in row))
+    common = _common_step(every, 1.1 * float(np.median([b[2] for b, _ in row])))
+    if common > 0:
+        return common
     good = [b for b, odd in row if not odd] or [b for b, _ in row]
     steps = np.diff(sorted(b[0] for b in good))
     base = float(np.median(every)) if len(every) else 0.0
@@ -510,6 +520,22 @@ def _pitch(row: list[tuple]) -> float:
         return base
     pitch = float(np.median(steps / np.maximum(1, np.round(steps / base))))
     return pitch if pitch > 0 else base
+
+
+def _common_step(steps: np.ndarray, least: float = 0.0, tol: float = 0.2) -> float:
+    """The largest spacing of which every step is a whole multiple (within `tol` of one), as
+    the steps' total over the tubes they span; 0 when no step divided by 1 to 4, and at
+    least `least` (tubes do not touch), is one.
+
+    Tubes stand at one pitch, so a row's steps share it even when a median of a few steps
+    would not (steps of one and two tubes) or a box is a little off (an odd, snapped box)."""
+    cands = {float(s) / k for s in steps for k in range(1, 5) if s / k >= max(least, 1e-9)}
+    for p in sorted(cands, reverse=True):
+        ratio = steps / p
+        spans = np.round(ratio)
+        if (spans >= 1).all() and (np.abs(ratio - spans) <= tol).all():
+            return float(steps.sum() / spans.sum())
+    return 0.0
 
 
 def _pitch_hint(rows: list[list[tuple]]) -> float:
