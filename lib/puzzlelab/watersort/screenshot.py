@@ -227,15 +227,51 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
 def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[tuple]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
     separate rows and more tubes (slots the rows' pitch adds included) than the outlines',
-    holds the tubes the outlines found and spaces them alike."""
+    holds the tubes the outlines found and spaces them alike; and a row of faint tubes at
+    the rows' step (see `_more_rows`)."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
     if not comb or not outline:
-        return comb or outline
+        return _more_rows(comb or outline, lab)
     rows_ok = _levels(comb) >= _levels(outline)
     more = rows_ok and _count(comb, lab, side) > _count(outline, lab, side)
-    return comb if more and _explains(comb, outline) and _same_pitch(comb, outline) else outline
+    pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
+    return _more_rows(comb if pick else outline, lab)
+
+
+def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
+    """`rows`, with a row more above or below when they stand at one vertical step and a
+    centred row of faint tubes is seen at that step (see `_row_at`)."""
+    if len(rows) < 2:
+        return rows
+    tops = [row[0][0][1] for row in rows]
+    steps = np.diff(tops)
+    step = float(np.median(steps))
+    pitch = _pitch_hint(rows)
+    if step <= 0 or pitch <= 0 or np.abs(steps - step).max() > 0.1 * step:
+        return rows
+    size = (rows[-1][0][0][2], rows[-1][0][0][3])
+    most = max(len(row) for row in rows)
+    above = _row_at(lab, round(tops[0] - step), size, pitch, most)
+    below = _row_at(lab, round(tops[-1] + step), size, pitch, most)
+    return [r for r in [above, *rows, below] if r]
+
+
+def _row_at(lab: np.ndarray, top: int, size: tuple, pitch: float, most: int) -> list[tuple]:
+    """Doubtful (box, True) slots of the longest row of two to `most` tubes of `size`, spaced
+    at `pitch` and centred in the picture (as games centre rows), whose every slot shows faint
+    glass (`_tinted`) at image rows from `top`; [] when there is none (one slot alone that
+    differs from the background beside it may be a photo's detail)."""
+    w, h = size
+    if top < 0 or top + h > lab.shape[0]:
+        return []
+    for n in range(most, 1, -1):
+        xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
+        boxes = [(x, top, w, h) for x in xs]
+        if all(_tinted(lab, b, pitch) for b in boxes):
+            return [(b, True) for b in boxes]
+    return []
 
 
 def _same_pitch(rows: list, others: list) -> bool:
@@ -410,8 +446,9 @@ def _fill_row(
 ) -> list:
     """(box, doubtful) slots of a row: its boxes, plus slots where the row's regular spacing
     says a tube stands but none was found: a tube when both its sides show edges in `side`,
-    doubtful when it differs from the background. A gap inside the row that looks like
-    background is appended to `gaps` as (row, x). `pitch_hint` is the other rows' spacing: a
+    doubtful when it differs from the background, or, between two tubes of the row, when it
+    is faint glass (`_tinted`). A slot between two tubes that looks like background is
+    appended to `gaps` as (row, x). `pitch_hint` is the other rows' spacing: a
     one-tube row spaces at it, and a finer pitch (see `_finer`) must match it. No
     slot is added beyond both the row's tubes and `reach`, the other rows' span (a photo
     beside a short row is no tube)."""
@@ -428,7 +465,6 @@ def _fill_row(
     for (a, _), (b, _) in zip(row, row[1:], strict=False):
         k = round((b[0] - a[0]) / pitch)
         filled += [(round(a[0] + j * pitch), y, w, h) for j in range(1, k)]
-    inside = set(filled)
     x = xs[0] - pitch
     while x >= 0:
         filled.append((round(x), y, w, h))
@@ -439,17 +475,23 @@ def _fill_row(
         x += pitch
     own = (xs[0], xs[-1] + w)
     filled = [b for b in filled if _inside(b, own, reach)]
-    added = set()
+    added, missed = set(), []
     for b in filled:
         if prof is not None and _sided(prof, b):
             slots.append((b, False))
         elif _stands_out(lab, b, pitch, bg):
             slots.append((b, True))
         else:
-            if b in inside:
-                gaps.append((r, b[0]))
+            missed.append(b)
             continue
         added.add(b)
+    lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
+    for b in missed:  # a slot between two tubes: games leave no hole in a row
+        if lo < b[0] < hi and _tinted(lab, b, pitch):
+            slots.append((b, True))
+            added.add(b)
+        elif lo < b[0] < hi:
+            gaps.append((r, b[0]))
     return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r)
 
 
@@ -484,21 +526,25 @@ def _finer(
 
 
 def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, r: int) -> list:
-    """A row's slots, one more or one fewer when it sits half a pitch off the picture's
-    centre (games centre their rows): a faint empty tube at the short end, else the slot the
-    spacing added at the long end; else the short end's slot goes to `gaps` as (row, x)."""
-    if len(slots) < 2:
+    """A row's slots, more or one fewer when it sits half a pitch or a whole number of half
+    pitches off the picture's centre (games centre their rows): faint empty tubes at the
+    short end, one by one while they differ a little from the background, else the slot the
+    spacing added at the long end (half a pitch off); else the short end's next slot goes to
+    `gaps` as (row, x)."""
+    if not slots:
         return slots
-    first, last = slots[0][0], slots[-1][0]
-    off = ((first[0] + last[0] + last[2]) / 2 - lab.shape[1] / 2) / pitch
-    if abs(abs(off) - 0.5) > 0.15:
-        return slots
-    x, y, w, h = last if off < 0 else first
-    b = (round(x - np.sign(off) * pitch), y, w, h)
-    if _stands_out(lab, b, pitch, None, 4.0):
-        return sorted(slots + [(b, False)], key=lambda s: s[0][0])
+    while True:
+        first, last = slots[0][0], slots[-1][0]
+        off = ((first[0] + last[0] + last[2]) / 2 - lab.shape[1] / 2) / pitch
+        if abs(off) < 0.35 or abs(abs(off) - round(2 * abs(off)) / 2) > 0.15:
+            return slots
+        x, y, w, h = last if off < 0 else first
+        b = (round(x - np.sign(off) * pitch), y, w, h)
+        if not (_stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)):
+            break
+        slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
     end = slots[0] if off < 0 else slots[-1]
-    if end[0] in added:
+    if abs(off) < 0.65 and end[0] in added:
         return [s for s in slots if s is not end]
     if 0 <= b[0] and b[0] + w <= lab.shape[1]:
         gaps.append((r, b[0]))
@@ -574,6 +620,27 @@ def _stands_out(
         return False
     local = np.median(np.concatenate(pixels or [bg[None]]), axis=0)
     return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > tol
+
+
+def _tinted(lab: np.ndarray, box: tuple, pitch: float, tol: float = 2.5) -> bool:
+    """True when a slot's inside differs (ΔE of medians over `tol`) from the background at
+    each of its sides by more than twice as much as the two sides differ: faint glass tinting
+    the background, not a background that changes across the slot."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    rows = slice(y + h // 4, y + h - h // 8)
+    gap = max(1, int((pitch - w) / 2))
+    parts = [
+        lab[rows, x + w // 4 : x + w - w // 4],
+        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[rows, x + w + gap // 3 : x + w + gap],
+    ]
+    if any(p.size == 0 for p in parts):
+        return False
+    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
+    near = min(np.linalg.norm(inner - left), np.linalg.norm(inner - right))
+    return bool(near > tol and near > 2 * np.linalg.norm(left - right))
 
 
 def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
