@@ -17,6 +17,7 @@ from puzzlelab.watersort.screenshot import (
     _pitch,
     _profile,
     _segments,
+    _span,
     _tinted,
     find_tubes,
 )
@@ -145,6 +146,14 @@ def test_a_row_of_faint_tubes_at_the_rows_step_is_found():
     got = _more_rows(rows, _lab_board(third))
     assert len(got) == 3 and got[2] == [(b, True) for b in third]
     assert _more_rows(rows, _lab_board([])) == rows
+
+
+def test_a_rows_span_leaves_out_slots_that_only_differ_from_the_background():
+    """A row spans its boxes and the slots added with both sides seen, not the doubtful ones
+    (on a photo a slot may differ from the background without being a tube)."""
+    row = [((100, 0, 40, 180), False), ((180, 0, 40, 180), True)]
+    filled = [*row, ((20, 0, 40, 180), True), ((260, 0, 40, 180), False)]
+    assert _span(row, filled) == (100, 300)
 
 
 def _tube_with_middle(full_width: bool) -> tuple[np.ndarray, tuple, list]:

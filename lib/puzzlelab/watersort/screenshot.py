@@ -226,16 +226,19 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
 
 def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[tuple]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
-    separate rows and more tubes (slots the rows' pitch adds included) than the outlines',
-    holds the tubes the outlines found and spaces them alike; and a row of faint tubes at
-    the rows' step (see `_more_rows`)."""
+    separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
+    (any number when every outline box was odd: none showed the tubes' size), holds the
+    tubes the outlines found and spaces them alike; and a row of faint tubes at the rows'
+    step (see `_more_rows`)."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
     if not comb or not outline:
         return _more_rows(comb or outline, lab)
     rows_ok = _levels(comb) >= _levels(outline)
-    more = rows_ok and _count(comb, lab, side) > _count(outline, lab, side)
+    matched = any(not odd for row in outline for _, odd in row)  # else no outline told the size
+    more = _count(comb, lab, side) > _count(outline, lab, side) or not matched
+    more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
     return _more_rows(comb if pick else outline, lab)
 
@@ -322,19 +325,26 @@ def _count(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray) -> int:
 
 def _assemble(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray, gaps: list) -> list:
     """Every row's (box, doubtful) slots, filled at its pitch (see `_fill_row`), within the
-    span the other rows reach once filled."""
+    span the other rows reach once filled (see `_span`)."""
     bg = _background(lab, rows)
     hints = [_pitch_hint(rows[:r] + rows[r + 1 :]) for r in range(len(rows))]  # the others'
     first = [
         _fill_row(row, lab.shape[1], lab, bg, [], r, side, hints[r]) for r, row in enumerate(rows)
     ]
-    spans = [(min(b[0] for b, _ in row), max(b[0] + b[2] for b, _ in row)) for row in first]
+    spans = [_span(row, more) for row, more in zip(rows, first, strict=True)]
     out = []
     for r, row in enumerate(rows):
         others = [span for k, span in enumerate(spans) if k != r] or [(0, lab.shape[1])]
         reach = (min(a for a, _ in others), max(b for _, b in others))
         out.append(_fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hints[r], reach))
     return out
+
+
+def _span(row: list[tuple], filled: list[tuple]) -> tuple[int, int]:
+    """Columns a row covers: its boxes and the slots its spacing added that are no doubt
+    tubes (a slot that only differs from the background, as a photo may, widens no row)."""
+    boxes = [b for b, _ in row] + [b for b, doubtful in filled if not doubtful]
+    return min(b[0] for b in boxes), max(b[0] + b[2] for b in boxes)
 
 
 def _inside(box: tuple, own: tuple, others: tuple) -> bool:
