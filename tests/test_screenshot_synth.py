@@ -81,6 +81,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (107, "two banners over tubes of a photo board"),
         (134, "a tube that was read as covered"),
         (111, "a tube next to a lock, read as covered"),
+        (1048, "steps of one and two tubes: their median was no pitch, rows read 5 and 3"),
+        (1084, "a second row of seven read as five, silently: two faint tubes at its end"),
+        (1126, "a row of six read as five"),
+        (1134, "a last row of three read as one: two faint tubes beside the tube found"),
+        (1198, "two units read in the wrong colour"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
