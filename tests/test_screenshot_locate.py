@@ -17,6 +17,7 @@ from puzzlelab.watersort.screenshot import (
     _pitch,
     _profile,
     _segments,
+    _sided,
     _span,
     _tinted,
     find_tubes,
@@ -146,6 +147,15 @@ def test_a_row_of_faint_tubes_at_the_rows_step_is_found():
     got = _more_rows(rows, _lab_board(third))
     assert len(got) == 3 and got[2] == [(b, True) for b in third]
     assert _more_rows(rows, _lab_board([])) == rows
+
+
+def test_a_hole_in_a_row_needs_fainter_sides():
+    """Side edges two and a half times the row's typical strength: enough for a slot between
+    two tubes (games leave no hole in a row), not for a slot anywhere."""
+    prof = np.ones(300, np.float32)
+    prof[[100, 140]] = 2.5
+    assert _sided(prof, (100, 0, 40, 180), 2.0)
+    assert not _sided(prof, (100, 0, 40, 180))
 
 
 def test_a_rows_span_leaves_out_slots_that_only_differ_from_the_background():

@@ -86,6 +86,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1126, "a row of six read as five"),
         (1134, "a last row of three read as one: two faint tubes beside the tube found"),
         (1198, "two units read in the wrong colour"),
+        (68, "a row of four read as three: a hole between two tubes, faint side edges"),
+        (1032, "an empty tube between two others missed on a photo: its sides are faint"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -6,10 +6,14 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges), the second kept when it finds more tubes
-   and holds every outlined one; rows are in reading order (top row first); a row's regular
-   spacing (a half or a third of the step between its boxes when every slot between them
-   shows a tube's sides) extrapolates to tubes with faint glass and to tubes hidden behind
-   curtains;
+   and holds every outlined one; rows are in reading order (top row first); a row's pitch
+   is the step all its steps are whole multiples of, and its regular spacing (a half or a
+   third of the step between its boxes when that is the other rows' pitch or, alone, every
+   slot between them shows a tube's sides) extrapolates to tubes with faint glass and to
+   tubes hidden behind curtains; games centre their rows, leave no hole in a row and stack
+   rows at one vertical step, so a row off the centre, a hole between two tubes and a row
+   of faint tubes at the next step are taken on fainter evidence (a slot tinting the
+   background, weaker side edges);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
@@ -497,7 +501,8 @@ def _fill_row(
         added.add(b)
     lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
     for b in missed:  # a slot between two tubes: games leave no hole in a row
-        if lo < b[0] < hi and _tinted(lab, b, pitch):
+        faint = prof is not None and _sided(prof, b, 2.0)  # fainter sides than elsewhere
+        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch)):
             slots.append((b, True))
             added.add(b)
         elif lo < b[0] < hi:
@@ -600,11 +605,11 @@ def _pitch_hint(rows: list[list[tuple]]) -> float:
     return float(np.median(pitches)) if pitches else 0.0
 
 
-def _sided(prof: np.ndarray, box: tuple) -> bool:
-    """True when both sides of `box` show edges in a row's side profile, well above its
+def _sided(prof: np.ndarray, box: tuple, above: float = 3.0) -> bool:
+    """True when both sides of `box` show edges in a row's side profile, `above` times its
     typical (median) strength: a tube with faint glass and no outline."""
     x, _, w, _ = box
-    base = max(1.0, 3 * float(np.median(prof)))
+    base = max(1.0, above * float(np.median(prof)))
     if x < 0 or x + w + 2 > len(prof):
         return False
     return min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base
