@@ -9,11 +9,17 @@ import pytest
 
 from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
+    _centre,
+    _common_step,
     _icon,
     _merge_same,
+    _more_rows,
     _pitch,
     _profile,
     _segments,
+    _sided,
+    _span,
+    _tinted,
     find_tubes,
 )
 from puzzlelab.watersort.synth import synth_board
@@ -81,6 +87,83 @@ def test_pitch_counts_the_tubes_a_step_spans():
     row = [((0, 0, 30, 90), False), ((52, 0, 30, 90), True), ((100, 0, 30, 90), False)]
     assert _pitch(row) == pytest.approx(50)
     assert _pitch([((0, 0, 30, 90), False), ((48, 0, 30, 90), False)]) == pytest.approx(48)
+
+
+def test_common_step_is_the_pitch_every_step_is_a_multiple_of():
+    """Steps of one and two tubes, and a box a little off: the pitch is the common step (the
+    median of the steps would be neither); steps no pitch of tubes that do not touch explains
+    give 0."""
+    assert _common_step(np.array([100, 150])) == pytest.approx(50)
+    assert _common_step(np.array([73, 151, 62, 147])) == pytest.approx(433 / 6)
+    assert _common_step(np.array([100, 135]), least=40) == 0.0
+    assert _common_step(np.array([], dtype=float)) == 0.0
+    row = [((x, 0, 44, 180), x == 294) for x in (70, 143, 294, 356, 503)]  # 294 is a box off
+    assert _pitch(row) == pytest.approx(433 / 6)
+
+
+def _lab_board(slots: list[tuple], tint: float = 4.0, size: tuple = (800, 480)) -> np.ndarray:
+    """A flat CIELAB picture with faint glass (`tint` ΔE lighter) in the boxes `slots`."""
+    lab = np.zeros((*size, 3), np.float32)
+    lab[:] = (50.0, 10.0, -20.0)
+    for x, y, w, h in slots:
+        lab[y : y + h, x : x + w, 0] += tint
+    return lab
+
+
+def test_faint_glass_is_tinted_a_changing_background_is_not():
+    """A slot a little lighter than the background on both sides is faint glass; plain
+    background is not, nor a slot between two sides that differ (a gradient, a photo)."""
+    box = (200, 100, 40, 180)
+    assert _tinted(_lab_board([box]), box, 80)
+    assert not _tinted(_lab_board([]), box, 80)
+    ramp = _lab_board([])
+    ramp[:, :, 0] += np.linspace(-20, 20, ramp.shape[1])[None, :]
+    assert not _tinted(ramp, box, 80)
+    assert not _tinted(_lab_board([box]), (460, 100, 40, 180), 80)  # off the picture
+
+
+def test_a_row_off_centre_by_a_pitch_gets_its_faint_tubes_back():
+    """Games centre their rows: three tubes found one pitch left of the centre leave two
+    faint empty tubes at the right end; found at the centre, the row stays as it is."""
+    pitch, w, h, y = 80, 40, 180, 100
+    xs = [round(240 + (j - 2) * pitch - w / 2) for j in range(5)]
+    lab = _lab_board([(x, y, w, h) for x in xs[3:]])
+    slots = [((x, y, w, h), False) for x in xs[:3]]
+    got = _centre(list(slots), set(), pitch, lab, gaps := [], 0)
+    assert [b[0] for b, _ in got] == xs and gaps == []
+    centred = [((round(240 + (j - 1) * pitch - w / 2), y, w, h), False) for j in range(3)]
+    assert _centre(list(centred), set(), pitch, lab, [], 0) == centred
+
+
+def test_a_row_of_faint_tubes_at_the_rows_step_is_found():
+    """Two rows found 250 pixels apart; a centred row of two faint empty tubes 250 pixels
+    below them is a third row (doubtful slots); without them there is none."""
+    pitch, w, h = 80, 40, 180
+    rows = [
+        [((round(240 + (j - 1.5) * pitch - w / 2), top, w, h), False) for j in range(4)]
+        for top in (60, 310)
+    ]
+    third = [(round(240 + (j - 0.5) * pitch - w / 2), 560, w, h) for j in range(2)]
+    got = _more_rows(rows, _lab_board(third))
+    assert len(got) == 3 and got[2] == [(b, True) for b in third]
+    assert _more_rows(rows, _lab_board([])) == rows
+
+
+def test_a_hole_in_a_row_needs_fainter_sides():
+    """Side edges two and a half times the row's typical strength: enough for a slot between
+    two tubes (games leave no hole in a row), not for a slot anywhere."""
+    prof = np.ones(300, np.float32)
+    prof[[100, 140]] = 2.5
+    assert _sided(prof, (100, 0, 40, 180), 2.0)
+    assert not _sided(prof, (100, 0, 40, 180))
+
+
+def test_a_rows_span_leaves_out_slots_that_only_differ_from_the_background():
+    """A row spans its boxes and the slots added with both sides seen, not the doubtful ones
+    (on a photo a slot may differ from the background without being a tube)."""
+    row = [((100, 0, 40, 180), False), ((180, 0, 40, 180), True)]
+    filled = [*row, ((20, 0, 40, 180), True), ((260, 0, 40, 180), False)]
+    assert _span(row, filled) == (100, 300)
 
 
 def _tube_with_middle(full_width: bool) -> tuple[np.ndarray, tuple, list]:

@@ -92,6 +92,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10, "light '?' cells under liquid matched see-through glass: read as empty"),
         (18, "'?' cells under liquid on a photo board read as empty glass"),
         (1189, "no two found boxes' rims agreed (covers): the glass came from a cover"),
+        (1048, "steps of one and two tubes: their median was no pitch, rows read 5 and 3"),
+        (1084, "a second row of seven read as five, silently: two faint tubes at its end"),
+        (1126, "a row of six read as five"),
+        (1134, "a last row of three read as one: two faint tubes beside the tube found"),
+        (1198, "two units read in the wrong colour"),
+        (68, "a row of four read as three: a hole between two tubes, faint side edges"),
+        (1032, "an empty tube between two others missed on a photo: its sides are faint"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

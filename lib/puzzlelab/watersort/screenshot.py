@@ -6,10 +6,14 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges), the second kept when it finds more tubes
-   and holds every outlined one; rows are in reading order (top row first); a row's regular
-   spacing (a half or a third of the step between its boxes when every slot between them
-   shows a tube's sides) extrapolates to tubes with faint glass and to tubes hidden behind
-   curtains;
+   and holds every outlined one; rows are in reading order (top row first); a row's pitch
+   is the step all its steps are whole multiples of, and its regular spacing (a half or a
+   third of the step between its boxes when that is the other rows' pitch or, alone, every
+   slot between them shows a tube's sides) extrapolates to tubes with faint glass and to
+   tubes hidden behind curtains; games centre their rows, leave no hole in a row and stack
+   rows at one vertical step, so a row off the centre, a hole between two tubes and a row
+   of faint tubes at the next step are taken on fainter evidence (a slot tinting the
+   background, weaker side edges);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
@@ -226,28 +230,73 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
 
 def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[tuple]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
-    separate rows and more tubes (slots the rows' pitch adds included) than the outlines',
-    holds the tubes the outlines found and spaces them alike."""
+    separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
+    (any number when every outline box was odd: none showed the tubes' size), holds the
+    tubes the outlines found and spaces them alike; and a row of faint tubes at the rows'
+    step (see `_more_rows`)."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
     if not comb or not outline:
-        return comb or outline
+        return _more_rows(comb or outline, lab)
     rows_ok = _levels(comb) >= _levels(outline)
-    more = rows_ok and _count(comb, lab, side) > _count(outline, lab, side)
-    return comb if more and _explains(comb, outline) and _same_pitch(comb, outline) else outline
+    matched = any(not odd for row in outline for _, odd in row)  # else no outline told the size
+    more = _count(comb, lab, side) > _count(outline, lab, side) or not matched
+    more = more and rows_ok
+    pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
+    return _more_rows(comb if pick else outline, lab)
+
+
+def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
+    """`rows`, with a row more above or below when they stand at one vertical step and a
+    centred row of faint tubes is seen at that step (see `_row_at`)."""
+    if len(rows) < 2:
+        return rows
+    tops = [row[0][0][1] for row in rows]
+    steps = np.diff(tops)
+    step = float(np.median(steps))
+    pitch = _pitch_hint(rows)
+    if step <= 0 or pitch <= 0 or np.abs(steps - step).max() > 0.1 * step:
+        return rows
+    size = (rows[-1][0][0][2], rows[-1][0][0][3])
+    most = max(len(row) for row in rows)
+    above = _row_at(lab, round(tops[0] - step), size, pitch, most)
+    below = _row_at(lab, round(tops[-1] + step), size, pitch, most)
+    return [r for r in [above, *rows, below] if r]
+
+
+def _row_at(lab: np.ndarray, top: int, size: tuple, pitch: float, most: int) -> list[tuple]:
+    """Doubtful (box, True) slots of the longest row of two to `most` tubes of `size`, spaced
+    at `pitch` and centred in the picture (as games centre rows), whose every slot shows faint
+    glass (`_tinted`) at image rows from `top`; [] when there is none (one slot alone that
+    differs from the background beside it may be a photo's detail)."""
+    w, h = size
+    if top < 0 or top + h > lab.shape[0]:
+        return []
+    for n in range(most, 1, -1):
+        xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
+        boxes = [(x, top, w, h) for x in xs]
+        if all(_tinted(lab, b, pitch) for b in boxes):
+            return [(b, True) for b in boxes]
+    return []
 
 
 def _same_pitch(rows: list, others: list) -> bool:
     """True when every row of `others` with two or more well-matched boxes is spaced like the
-    row of `rows` beside it (within 10 %): the comb did not take gaps for tubes."""
-    for row in others:
+    row of `rows` beside it (within 10 %): the comb did not take gaps for tubes. A row with
+    one step between well-matched boxes is spaced like the other rows of `others` when its
+    step is a whole number of theirs (that one step may span several tubes)."""
+    for k, row in enumerate(others):
         good = [b for b, odd in row if not odd]
         if len(good) < 2:
             continue
         mate = [r for r in rows if _y_overlap(r[0][0], good[0]) and len(r) > 1]
         step = float(np.median(np.diff(sorted(b[0] for b, _ in mate[0])))) if mate else 0.0
-        if mate and abs(step - _pitch(row)) > 0.1 * _pitch(row):
+        pitch = _pitch(row)
+        hint = _pitch_hint(others[:k] + others[k + 1 :]) if len(good) == 2 else 0.0
+        if hint:
+            pitch = _common_step(np.array([pitch, hint])) or pitch
+        if mate and abs(step - pitch) > 0.1 * pitch:
             return False
     return True
 
@@ -280,19 +329,26 @@ def _count(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray) -> int:
 
 def _assemble(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray, gaps: list) -> list:
     """Every row's (box, doubtful) slots, filled at its pitch (see `_fill_row`), within the
-    span the other rows reach once filled."""
+    span the other rows reach once filled (see `_span`)."""
     bg = _background(lab, rows)
     hints = [_pitch_hint(rows[:r] + rows[r + 1 :]) for r in range(len(rows))]  # the others'
     first = [
         _fill_row(row, lab.shape[1], lab, bg, [], r, side, hints[r]) for r, row in enumerate(rows)
     ]
-    spans = [(min(b[0] for b, _ in row), max(b[0] + b[2] for b, _ in row)) for row in first]
+    spans = [_span(row, more) for row, more in zip(rows, first, strict=True)]
     out = []
     for r, row in enumerate(rows):
         others = [span for k, span in enumerate(spans) if k != r] or [(0, lab.shape[1])]
         reach = (min(a for a, _ in others), max(b for _, b in others))
         out.append(_fill_row(row, lab.shape[1], lab, bg, gaps, r, side, hints[r], reach))
     return out
+
+
+def _span(row: list[tuple], filled: list[tuple]) -> tuple[int, int]:
+    """Columns a row covers: its boxes and the slots its spacing added that are no doubt
+    tubes (a slot that only differs from the background, as a photo may, widens no row)."""
+    boxes = [b for b, _ in row] + [b for b, doubtful in filled if not doubtful]
+    return min(b[0] for b in boxes), max(b[0] + b[2] for b in boxes)
 
 
 def _inside(box: tuple, own: tuple, others: tuple) -> bool:
@@ -404,8 +460,9 @@ def _fill_row(
 ) -> list:
     """(box, doubtful) slots of a row: its boxes, plus slots where the row's regular spacing
     says a tube stands but none was found: a tube when both its sides show edges in `side`,
-    doubtful when it differs from the background. A gap inside the row that looks like
-    background is appended to `gaps` as (row, x). `pitch_hint` is the other rows' spacing: a
+    doubtful when it differs from the background, or, between two tubes of the row, when it
+    is faint glass (`_tinted`). A slot between two tubes that looks like background is
+    appended to `gaps` as (row, x). `pitch_hint` is the other rows' spacing: a
     one-tube row spaces at it, and a finer pitch (see `_finer`) must match it. No
     slot is added beyond both the row's tubes and `reach`, the other rows' span (a photo
     beside a short row is no tube)."""
@@ -422,7 +479,6 @@ def _fill_row(
     for (a, _), (b, _) in zip(row, row[1:], strict=False):
         k = round((b[0] - a[0]) / pitch)
         filled += [(round(a[0] + j * pitch), y, w, h) for j in range(1, k)]
-    inside = set(filled)
     x = xs[0] - pitch
     while x >= 0:
         filled.append((round(x), y, w, h))
@@ -433,17 +489,24 @@ def _fill_row(
         x += pitch
     own = (xs[0], xs[-1] + w)
     filled = [b for b in filled if _inside(b, own, reach)]
-    added = set()
+    added, missed = set(), []
     for b in filled:
         if prof is not None and _sided(prof, b):
             slots.append((b, False))
         elif _stands_out(lab, b, pitch, bg):
             slots.append((b, True))
         else:
-            if b in inside:
-                gaps.append((r, b[0]))
+            missed.append(b)
             continue
         added.add(b)
+    lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
+    for b in missed:  # a slot between two tubes: games leave no hole in a row
+        faint = prof is not None and _sided(prof, b, 2.0)  # fainter sides than elsewhere
+        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch)):
+            slots.append((b, True))
+            added.add(b)
+        elif lo < b[0] < hi:
+            gaps.append((r, b[0]))
     return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r)
 
 
@@ -452,10 +515,10 @@ def _finer(
 ) -> float:
     """The row's pitch, or a third or half of it when the boxes found are every third or
     second tube: the steps between boxes are whole numbers of the finer pitch, its tubes
-    leave gaps of 0.3 widths or more, and every slot it puts between two found boxes shows
+    leave gaps of 0.3 widths or more, and it is the other rows' pitch (`hint`: the rows of a
+    board share one) or, with no other row, every slot it puts between two found boxes shows
     both sides of a tube (edges where its walls would be; a gap between widely spaced tubes
-    shows none). With
-    other rows (`hint`: their pitch) the finer pitch must be theirs."""
+    shows none)."""
     y, w, h = shape
     xs = sorted(b[0] for b, _ in row)
     for k in (3, 2):
@@ -472,27 +535,31 @@ def _finer(
             for a, b, n in zip(xs, xs[1:], np.round(steps).astype(int), strict=False)
             for j in range(1, n)
         ]
-        if mids and prof is not None and all(_sided(prof, m) for m in mids):
+        if hint or (mids and prof is not None and all(_sided(prof, m) for m in mids)):
             return p
     return pitch
 
 
 def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, r: int) -> list:
-    """A row's slots, one more or one fewer when it sits half a pitch off the picture's
-    centre (games centre their rows): a faint empty tube at the short end, else the slot the
-    spacing added at the long end; else the short end's slot goes to `gaps` as (row, x)."""
-    if len(slots) < 2:
+    """A row's slots, more or one fewer when it sits half a pitch or a whole number of half
+    pitches off the picture's centre (games centre their rows): faint empty tubes at the
+    short end, one by one while they differ a little from the background, else the slot the
+    spacing added at the long end (half a pitch off); else the short end's next slot goes to
+    `gaps` as (row, x)."""
+    if not slots:
         return slots
-    first, last = slots[0][0], slots[-1][0]
-    off = ((first[0] + last[0] + last[2]) / 2 - lab.shape[1] / 2) / pitch
-    if abs(abs(off) - 0.5) > 0.15:
-        return slots
-    x, y, w, h = last if off < 0 else first
-    b = (round(x - np.sign(off) * pitch), y, w, h)
-    if _stands_out(lab, b, pitch, None, 4.0):
-        return sorted(slots + [(b, False)], key=lambda s: s[0][0])
+    while True:
+        first, last = slots[0][0], slots[-1][0]
+        off = ((first[0] + last[0] + last[2]) / 2 - lab.shape[1] / 2) / pitch
+        if abs(off) < 0.35 or abs(abs(off) - round(2 * abs(off)) / 2) > 0.15:
+            return slots
+        x, y, w, h = last if off < 0 else first
+        b = (round(x - np.sign(off) * pitch), y, w, h)
+        if not (_stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)):
+            break
+        slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
     end = slots[0] if off < 0 else slots[-1]
-    if end[0] in added:
+    if abs(off) < 0.65 and end[0] in added:
         return [s for s in slots if s is not end]
     if 0 <= b[0] and b[0] + w <= lab.shape[1]:
         gaps.append((r, b[0]))
@@ -500,9 +567,13 @@ def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, 
 
 
 def _pitch(row: list[tuple]) -> float:
-    """A row's tube spacing: the median step between its well-matched boxes, each step
+    """A row's tube spacing: the one every step between its boxes is a whole multiple of
+    (see `_common_step`); failing that, the median step between its well-matched boxes, each
     divided by the number of tubes it spans (judged by the steps between all boxes)."""
     every = np.diff(sorted(b[0] for b, _ in row))
+    common = _common_step(every, 1.1 * float(np.median([b[2] for b, _ in row])))
+    if common > 0:
+        return common
     good = [b for b, odd in row if not odd] or [b for b, _ in row]
     steps = np.diff(sorted(b[0] for b in good))
     base = float(np.median(every)) if len(every) else 0.0
@@ -512,17 +583,33 @@ def _pitch(row: list[tuple]) -> float:
     return pitch if pitch > 0 else base
 
 
+def _common_step(steps: np.ndarray, least: float = 0.0, tol: float = 0.2) -> float:
+    """The largest spacing of which every step is a whole multiple (within `tol` of one), as
+    the steps' total over the tubes they span; 0 when no step divided by 1 to 4, and at
+    least `least` (tubes do not touch), is one.
+
+    Tubes stand at one pitch, so a row's steps share it even when a median of a few steps
+    would not (steps of one and two tubes) or a box is a little off (an odd, snapped box)."""
+    cands = {float(s) / k for s in steps for k in range(1, 5) if s / k >= max(least, 1e-9)}
+    for p in sorted(cands, reverse=True):
+        ratio = steps / p
+        spans = np.round(ratio)
+        if (spans >= 1).all() and (np.abs(ratio - spans) <= tol).all():
+            return float(steps.sum() / spans.sum())
+    return 0.0
+
+
 def _pitch_hint(rows: list[list[tuple]]) -> float:
     """The spacing of the rows that show it (median), for rows of one tube."""
     pitches = [_pitch(row) for row in rows if len(row) > 1]
     return float(np.median(pitches)) if pitches else 0.0
 
 
-def _sided(prof: np.ndarray, box: tuple) -> bool:
-    """True when both sides of `box` show edges in a row's side profile, well above its
+def _sided(prof: np.ndarray, box: tuple, above: float = 3.0) -> bool:
+    """True when both sides of `box` show edges in a row's side profile, `above` times its
     typical (median) strength: a tube with faint glass and no outline."""
     x, _, w, _ = box
-    base = max(1.0, 3 * float(np.median(prof)))
+    base = max(1.0, above * float(np.median(prof)))
     if x < 0 or x + w + 2 > len(prof):
         return False
     return min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base
@@ -548,6 +635,27 @@ def _stands_out(
         return False
     local = np.median(np.concatenate(pixels or [bg[None]]), axis=0)
     return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > tol
+
+
+def _tinted(lab: np.ndarray, box: tuple, pitch: float, tol: float = 2.5) -> bool:
+    """True when a slot's inside differs (ΔE of medians over `tol`) from the background at
+    each of its sides by more than twice as much as the two sides differ: faint glass tinting
+    the background, not a background that changes across the slot."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    rows = slice(y + h // 4, y + h - h // 8)
+    gap = max(1, int((pitch - w) / 2))
+    parts = [
+        lab[rows, x + w // 4 : x + w - w // 4],
+        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[rows, x + w + gap // 3 : x + w + gap],
+    ]
+    if any(p.size == 0 for p in parts):
+        return False
+    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
+    near = min(np.linalg.norm(inner - left), np.linalg.norm(inner - right))
+    return bool(near > tol and near > 2 * np.linalg.norm(left - right))
 
 
 def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
