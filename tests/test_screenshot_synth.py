@@ -92,6 +92,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10, "light '?' cells under liquid matched see-through glass: read as empty"),
         (18, "'?' cells under liquid on a photo board read as empty glass"),
         (1189, "no two found boxes' rims agreed (covers): the glass came from a cover"),
+        (1124, "a circled '?' cut by a round bottom: a short grey run under the '?' run"),
+        (82, "the bottom '?' cell, on a flat bottom, read as a grey liquid of one unit"),
         (1048, "steps of one and two tubes: their median was no pitch, rows read 5 and 3"),
         (1084, "a second row of seven read as five, silently: two faint tubes at its end"),
         (1126, "a row of six read as five"),

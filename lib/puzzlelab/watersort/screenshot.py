@@ -1894,7 +1894,7 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
             below += s.units
             continue
         alike = s.kind == "liquid" and _hidden_look(s, fill)
-        mixed = s.kind == "liquid" and s.units > 1 and _neutral(s)  # a '?' cell in a dark run?
+        mixed = s.kind == "liquid" and _neutral(s)  # a grey run may hold a '?' cell
         if not (alike or mixed) or s.units < 1:
             out.append(s)
             below += s.units
@@ -1904,7 +1904,7 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
             y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
             marked = _cell_marked(images, box, y0, y1)
             if marked and not alike:
-                marked = np.linalg.norm(_cell_colour(images[0], box, y0, y1) - fill) < 12
+                marked = np.linalg.norm(_cell_colour(images, box, y0, y1) - fill) < 12
             kind = "hidden" if marked else "liquid"
             if len(out) > first and out[-1].kind == kind:
                 last = out[-1]
@@ -1937,13 +1937,16 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
     return [low, _Segment(s.y0, cut, colour, "liquid", plain, s.fit)]
 
 
-def _cell_colour(lab: np.ndarray, box: tuple, y0: int, y1: int) -> np.ndarray:
-    """Median colour of one unit cell's centre, rows y0 to y1 (above a round bottom)."""
+def _cell_colour(images: tuple, box: tuple, y0: int, y1: int) -> np.ndarray:
+    """Median colour of one unit cell's centre, rows y0 to y1 (above a round bottom), over
+    the pixels that are no mark (a '?' in a circle can cover half the centre)."""
     x, y, w, h = box
     trim = (y1 - y0) // 6
     top, low = max(y0 + trim, y), max(min(y1 - trim, y + h - w // 8), max(y0 + trim, y) + 1)
-    cells = lab[top:low, x + int(0.3 * w) : x + int(0.7 * w) + 1]
-    return np.median(cells.reshape(-1, 3), axis=0)
+    cols = slice(x + int(0.3 * w), x + int(0.7 * w) + 1)
+    cells = images[0][top:low, cols].reshape(-1, 3)
+    plain = np.abs(images[0][top:low, cols, 0] - images[1][top:low, cols, 0]).ravel() <= 30
+    return np.median(cells[plain] if plain.any() else cells, axis=0)
 
 
 def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
