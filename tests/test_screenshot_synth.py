@@ -8,6 +8,8 @@ import pytest
 
 from puzzlelab.watersort.screenshot import (
     _as_glass,
+    _beside_hidden,
+    _hidden_fill,
     _mark_like,
     _sandwiched,
     _see_through,
@@ -94,6 +96,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1189, "no two found boxes' rims agreed (covers): the glass came from a cover"),
         (1124, "a circled '?' cut by a round bottom: a short grey run under the '?' run"),
         (82, "the bottom '?' cell, on a flat bottom, read as a grey liquid of one unit"),
+        (1001, "circled '?' glyphs cut their cells into light and dark pieces: no one fill"),
+        (1063, "a '?' at a flat bottom, in a slot the spacing added, read as grey liquid"),
+        (56, "bottom '?' cells with circled marks read as a dark liquid: no one fill found"),
         (1048, "steps of one and two tubes: their median was no pitch, rows read 5 and 3"),
         (1084, "a second row of seven read as five, silently: two faint tubes at its end"),
         (1126, "a row of six read as five"),
@@ -207,3 +212,21 @@ def test_a_mark_is_centred_and_not_a_narrow_streak():
     ring[:, [4, 15]] = True
     ring[[0, 19], 4:16] = True
     assert _mark_like(ring, whole_height=False)
+
+
+def _grey(y0: int, rows: int, light: float, kind: str = "hidden") -> _Segment:
+    """A grey run of `rows` rows at lightness `light`."""
+    return _Segment(y0, y0 + rows, np.array([light, 0.0, 1.0]), kind)
+
+
+def test_the_question_fill_is_the_grey_of_most_marked_rows():
+    """A big glyph's strokes leave short lighter pieces between '?' cells: the fill is the
+    grey most (three quarters) of the marked rows share, and pieces beside a longer run of it
+    are '?' too."""
+    cells = [_grey(0, 22, 34.0), _grey(22, 6, 65.0), _grey(28, 22, 35.0), _grey(50, 6, 66.0)]
+    fill = _hidden_fill(cells)
+    assert fill is not None and abs(fill[0] - 34.5) < 1
+    assert _beside_hidden(cells, fill, False) == {1, 3}
+    assert _hidden_fill([_grey(0, 20, 34.0), _grey(20, 20, 66.0)]) is None  # two greys alike
+    liquid_beside = [_grey(0, 22, 34.0), _grey(22, 30, 66.0)]  # longer than the '?' run
+    assert _beside_hidden(liquid_beside, fill, False) == set()

@@ -1583,9 +1583,11 @@ def _segment_tubes(
             per_tube.append(None)
             continue
         k, box, segs = r
-        for s in segs:
+        inner = _beside_hidden(segs, marks["fill"], marks["symbols"])
+        for i, s in enumerate(segs):
             if s.kind == "hidden" and not _hidden_look(s, marks["fill"], marks["symbols"]):
-                s.kind = "empty" if s.glass < 16 else "liquid"  # a symbol or glint, not a '?'
+                if i not in inner:  # a piece of a '?' cell is one of them
+                    s.kind = "empty" if s.glass < 16 else "liquid"  # a symbol or a glint
         segs = _merge_hidden(segs)
         for s in segs:
             if s.kind == "hidden":
@@ -1718,14 +1720,33 @@ def _neutral(seg: _Segment) -> bool:
     return bool(np.hypot(seg.lab[1], seg.lab[2]) <= 15)
 
 
+def _beside_hidden(segs: list[_Segment], fill: np.ndarray | None, symbols: bool) -> set[int]:
+    """Indices of marked runs next to a longer marked run of the '?' fill: pieces of a '?'
+    cell that a big glyph's strokes cut off (lighter or darker than the fill)."""
+    out = set()
+    for i, s in enumerate(segs):
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(segs) and s.kind == segs[j].kind == "hidden":
+                if segs[j].length > s.length and _hidden_look(segs[j], fill, symbols):
+                    out.add(i)
+    return out
+
+
 def _hidden_fill(marked: list[_Segment]) -> np.ndarray | None:
-    """The one grey fill of the marked runs (a game draws every '?' alike), or None when
-    there is none or several."""
-    fills = np.array([s.lab for s in marked if _neutral(s)])
-    if not len(fills):
+    """The one grey fill of the marked runs (a game draws every '?' alike): the grey shared
+    by most of their rows (a big glyph's strokes leave short pieces of lighter grey between
+    the cells), or None when there is none or no grey holds most of them."""
+    grey = [s for s in marked if _neutral(s)]
+    if not grey:
         return None
-    centre = np.median(fills, axis=0)
-    return centre if np.linalg.norm(fills - centre, axis=1).max() < 12 else None
+    fills = np.array([s.lab for s in grey])
+    rows = np.array([s.length for s in grey], dtype=float)
+    near = np.linalg.norm(fills[:, None] - fills[None], axis=2) < 12
+    share = near @ rows
+    best = int(np.argmax(share))
+    if share[best] < 0.75 * rows.sum():
+        return None
+    return np.median(fills[near[best]], axis=0)
 
 
 def _hidden_look(seg: _Segment, fill: np.ndarray | None, symbols: bool = False) -> bool:
