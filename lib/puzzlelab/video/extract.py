@@ -139,31 +139,83 @@ def arrangement(corr: np.ndarray) -> tuple[State, np.ndarray]:
     return tuple(state), corr[np.arange(n), where[:n]]
 
 
+def cell_correlations(board: np.ndarray, trim: int, templates: np.ndarray) -> np.ndarray:
+    """Correlation of every picture's tiles with the nine cells of a grey board image,
+    (pictures, tiles, 9): the numpy reference of `_correlations`."""
+    size = int(round(np.sqrt(templates.shape[2])))
+    cells = board_cells(board, size, trim)
+    n_pictures, n_tiles, k = templates.shape
+    return (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
+
+
+@njit(cache=True, fastmath=True)
+def _correlations(board, trim: int, templates, corr, best, values) -> None:
+    """Kernel of `cell_correlations` (into `corr`), with each tile's best cell (`best`, the
+    first on a tie) and its correlation (`values`): one call per reading instead of a dozen
+    numpy calls on tiny arrays."""
+    n_pictures, n_tiles, k = templates.shape
+    cells = np.empty((9, k), np.float32)
+    _cells_into(board, trim, cells)
+    for p in range(n_pictures):
+        for t in range(n_tiles):
+            top, arg = np.float32(-2.0), 0
+            for q in range(9):
+                c = _dot(templates[p, t], cells[q])
+                corr[p, t, q] = c
+                if c > top:
+                    top, arg = c, q
+            best[p, t], values[p, t] = arg, top
+
+
+def read_image(board: np.ndarray, trim: int, templates: np.ndarray, rect: Rect) -> Reading:
+    """`read_cells` of a grey board image, its correlations from one compiled call."""
+    n_pictures, n_tiles, _ = templates.shape
+    corr = np.empty((n_pictures, n_tiles, 9), np.float32)
+    best = np.empty((n_pictures, n_tiles), np.int64)
+    values = np.empty((n_pictures, n_tiles), np.float32)
+    _correlations(board, trim, templates, corr, best, values)
+    out = choose(corr, best, values, rect)
+    out.board = board
+    return out
+
+
 def read_cells(cells: np.ndarray, templates: np.ndarray, rect: Rect) -> Reading:
-    """Assign tiles to the nine cells for every picture; keep the best picture.
+    """Assign tiles to the nine cells (normalized, `board_cells`) for every picture; keep the
+    best picture (see `choose`)."""
+    n_pictures, n_tiles, k = templates.shape
+    corr = (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
+    return choose(corr, corr.argmax(axis=2), corr.max(axis=2), rect)
+
+
+def choose(corr: np.ndarray, best: np.ndarray, values: np.ndarray, rect: Rect) -> Reading:
+    """The best picture's reading from its tiles' correlations with the cells, given each
+    tile's best cell and correlation there (`best` and `values` are overwritten).
 
     The score of a picture is the mean correlation of its 8 tiles in their assigned cells.
     Each tile's best cell gives an upper bound of that score (exact when the best cells are
     all different); the assignment (Hungarian method) is solved only for the pictures whose
     bound could still make them the best or the runner-up, most promising first.
     """
-    n_pictures, n_tiles, k = templates.shape
-    corr = (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
-    best = corr.argmax(axis=2)
-    values = corr.max(axis=2)
-    bound = values.sum(axis=1) / n_tiles
-    order = np.argsort(-bound, kind="stable").tolist()
+    n_tiles = corr.shape[1]
+    bound = (values.sum(axis=1) / n_tiles).tolist()
+    rows = best.tolist()
     scores: dict[int, float] = {}
-    for p in order:
-        if len(scores) >= 2 and bound[p] <= sorted(scores.values())[-2]:
+    second = -np.inf  # the second best score so far
+    for p in sorted(range(len(bound)), key=lambda q: -bound[q]):  # stable, as argsort's
+        if len(scores) >= 2 and bound[p] <= second:
             break  # neither this picture nor any after it can be in the top two
-        if len(set(best[p].tolist())) < n_tiles:  # two tiles want one cell: assign
+        if len(set(rows[p])) < n_tiles:  # two tiles want one cell: assign
             best[p] = linear_sum_assignment(-corr[p])[1]
             values[p] = corr[p, np.arange(n_tiles), best[p]]
-        scores[p] = float(values[p].sum()) / n_tiles
+            rows[p] = best[p].tolist()
+            scores[p] = float(values[p].sum()) / n_tiles
+        else:
+            scores[p] = bound[p]
+        if len(scores) >= 2:
+            second = sorted(scores.values())[-2]
     p = max(scores, key=scores.get)
     state = [0] * 9
-    for tile, cell in zip(TILE_LABELS, best[p].tolist(), strict=True):
+    for tile, cell in zip(TILE_LABELS, rows[p], strict=True):
         state[cell] = tile
     return Reading(
         rect=rect,
@@ -216,11 +268,7 @@ def _read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading
     size = int(round(np.sqrt(templates.shape[2])))
     cell, trim = sampling_grid(size, CELL_MARGIN)
     board = board_image(frame, rect, 3 * cell)
-    if board is None:
-        return None
-    out = read_cells(board_cells(board, size, trim), templates, rect)
-    out.board = board
-    return out
+    return None if board is None else read_image(board, trim, templates, rect)
 
 
 def fit(reading: Reading, picture: int, state: State) -> float:
@@ -819,9 +867,7 @@ def clearest_reading(frames: list, picture: int, templates: np.ndarray) -> Readi
         r, q = divmod(cell, 3)
         block = np.repeat(boards[keep, r * c : (r + 1) * c, q * c : (q + 1) * c], weights[keep], 0)
         board[r * c : (r + 1) * c, q * c : (q + 1) * c] = np.median(block, axis=0)
-    out = read_cells(board_cells(board, size, trim), templates, frames[0][1].rect)
-    out.board = board
-    return out
+    return read_image(board, trim, templates, frames[0][1].rect)
 
 
 def _best_state(r: Reading, picture: int) -> State:
