@@ -17,6 +17,7 @@ next) gives exactly one row: its last stable puzzle scene.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import statistics
 import warnings
@@ -142,7 +143,7 @@ def arrangement(corr: np.ndarray) -> tuple[State, np.ndarray]:
 def cell_correlations(board: np.ndarray, trim: int, templates: np.ndarray) -> np.ndarray:
     """Correlation of every picture's tiles with the nine cells of a grey board image,
     (pictures, tiles, 9): the numpy reference of `_correlations`."""
-    size = int(round(np.sqrt(templates.shape[2])))
+    size = math.isqrt(templates.shape[2])
     cells = board_cells(board, size, trim)
     n_pictures, n_tiles, k = templates.shape
     return (templates.reshape(-1, k) @ cells.T).reshape(n_pictures, n_tiles, 9)
@@ -265,7 +266,7 @@ def read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading 
 
 def _read_board(frame: np.ndarray, rect: Rect, templates: np.ndarray) -> Reading | None:
     """`read_board` without checking its arguments (the extractor's inner loop)."""
-    size = int(round(np.sqrt(templates.shape[2])))
+    size = math.isqrt(templates.shape[2])
     cell, trim = sampling_grid(size, CELL_MARGIN)
     board = board_image(frame, rect, 3 * cell)
     return None if board is None else read_image(board, trim, templates, rect)
@@ -314,7 +315,7 @@ def quick_scores(grey: np.ndarray, rects: list, templates: np.ndarray) -> np.nda
     then all are scored in one compiled call: one matrix product of many boards would run
     threaded in BLAS, whose idle workers spin (more CPU, not less), and one product per
     board costs more in numpy's overhead than in arithmetic."""
-    size = int(round(np.sqrt(templates.shape[2])))
+    size = math.isqrt(templates.shape[2])
     cell, trim = sampling_grid(size, CELL_MARGIN)
     boards = [board_image(grey, r, 3 * cell) for r in rects]
     inside = [k for k, b in enumerate(boards) if b is not None]
@@ -394,7 +395,7 @@ def locate_board(
     s0 = min(x1 - x0, y1 - y0)
     candidates = [  # the board lies within a frame of unknown width
         (cx - s / 2 + dx * s, cy - s / 2 + dy * s, s)
-        for s in s0 * np.linspace(0.60, 1.10, 11)
+        for s in (s0 * np.linspace(0.60, 1.10, 11)).tolist()  # floats: round() is fast
         for dx in (-0.08, 0.0, 0.08)
         for dy in (-0.08, 0.0, 0.08)
     ]
@@ -866,7 +867,7 @@ def clearest_reading(frames: list, picture: int, templates: np.ndarray) -> Readi
     weights = np.array([w for w, _ in frames])
     boards = np.stack([r.board for _, r in frames])
     clarity = np.stack([r.corr[picture - 1].max(axis=0) for _, r in frames])  # (frames, 9)
-    size = int(round(np.sqrt(templates.shape[2])))
+    size = math.isqrt(templates.shape[2])
     c, trim = sampling_grid(size, CELL_MARGIN)
     board = np.empty_like(boards[0])
     for cell in range(9):
