@@ -81,6 +81,26 @@ at ~0.4 ms, 784 per-frame steps at ~45 us, one search) weighs most there.
 Part 1 after: 500 of 500 exact at 0.82x decode CPU (23.3 s against 19.1 s; load 8): one
 search in 12,559 frames, so the change does not show there.
 
+2026-11-27, fixed and per-reading costs trimmed, no reading changed (on all 18 files the
+same frames read, the same rows and states; scores within 6e-7). Profile (thread CPU,
+cProfile and per-stage timers, load 7-11): on scale 1 (784 frames; decode 0.06-0.08 s of
+main-thread CPU, 0.17-0.23 s in all) our own work was ~0.1 s: 93 readings 0.035-0.045 s
+(0.15 ms warm, 0.3-0.45 ms in place: a dozen numpy calls on tiny arrays, ~0.1 ms, cost
+more than the correlations, 8 us), the per-frame step 0.02-0.025 s (5x5 samples per
+signature value, 14,400 pixels a frame), board search and thumbnails 0.02-0.03 s,
+templates 0.004 s. On the all-at-once file ~0.25 s: 292 readings 0.09 s, 14 searches
+0.06-0.09 s (1,939 rectangles; round() of a numpy float, 4-7 per rectangle, ~7 us each,
+round(v, 3) ~20 us). Changes: correlations and each tile's best cell in one compiled call
+per reading, the picture choice on Python lists (~45 us less a reading); 4-5-pixel blocks
+sampled 3x3; rectangles as Python floats. Part 2, code before (b) and after (a)
+alternating, CPU speed vs decoding the same file, 18 of 18 exact in every run, the same
+right row flagged under touch 1 (load 5-10; the first a run without the float fix):
+clean b 0.74 / 0.70 / 0.76, a 0.86 / 0.78 / 0.82 / 0.87; scale 1 b 0.57 / 0.64 / 0.62,
+a 0.74 / 0.66 / 0.58 / 0.65; all at once b 0.51 / 0.47 / 0.51, a 0.54 / 0.49 / 0.58 /
+0.48; every other file b 0.60-1.14, a 0.63-1.05. The all-at-once file stays at the 0.5x
+line (below it in two of four runs after, one of three before): its 285 readings (most of
+frames a touch changed) and 14 searches are still ~0.2 s of CPU.
+
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]
 """

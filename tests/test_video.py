@@ -30,10 +30,14 @@ from puzzlelab.video import (
 )
 from puzzlelab.video.extract import (
     GATE,
+    _correlations,
     _frame_step,
     block_change,
     cell_changes,
+    cell_correlations,
     quick_scores,
+    read_cells,
+    read_image,
     signature,
     signature_grid,
     thumb_size,
@@ -420,6 +424,36 @@ def test_board_search_kernel_matches_numpy(seed, size):
     expected = [quick_score_reference(screen, r, templates) for r in rects]
     assert quick_scores(screen, rects, templates) == pytest.approx(expected, abs=1e-5)
     assert quick_scores(screen, [], templates).shape == (0,)
+
+
+@examples(15)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([8, 16]), st.booleans())
+def test_reading_kernel_matches_numpy(seed, size, flat):
+    """The compiled correlations of a board image equal numpy's (flat cells all zero), each
+    tile's best cell is numpy's argmax, and both paths give the same reading."""
+    rng = np.random.default_rng(seed)
+    pics = load_pictures(120)
+    cell, trim = sampling_grid(size, 0.15)
+    grey = cv2.cvtColor(pics[int(rng.integers(6))], cv2.COLOR_RGB2GRAY)
+    board = cv2.resize(grey, (3 * cell, 3 * cell), interpolation=cv2.INTER_AREA)
+    board = np.clip(board + rng.normal(0, 20, board.shape), 0, 255).astype(np.uint8)
+    if flat:
+        board[:cell, :cell] = 10  # the blank
+    templates = tile_templates(pics, size)
+    expected = cell_correlations(board, trim, templates)
+    corr = np.empty_like(expected)
+    best = np.empty(expected.shape[:2], np.int64)
+    values = np.empty(expected.shape[:2], np.float32)
+    _correlations(board, trim, templates, corr, best, values)
+    assert corr == pytest.approx(expected, abs=1e-5)
+    assert values == pytest.approx(expected.max(axis=2), abs=1e-5)
+    near_tie = np.sort(expected, axis=2)[..., -2] > expected.max(axis=2) - 1e-4
+    assert ((best == expected.argmax(axis=2)) | near_tie).all()
+    reading = read_image(board, trim, templates, (0, 0, 99))
+    reference = read_cells(board_cells(board, size, trim), templates, (0, 0, 99))
+    assert (reading.picture, reading.state) == (reference.picture, reference.state)
+    assert reading.score == pytest.approx(reference.score, abs=1e-5)
+    assert reading.runner_up == pytest.approx(reference.runner_up, abs=1e-5)
 
 
 @examples(25)

@@ -152,7 +152,7 @@ def board_image(image: np.ndarray, rect: Rect, side: int) -> np.ndarray | None:
     result as one area resize at a fraction of the cost.
     """
     h, w = image.shape[:2]
-    x, y, s = rect
+    x, y, s = (float(v) for v in rect)  # round() of a numpy float costs ten times more
     x0, y0 = int(round(x)), int(round(y))
     x1, y1 = int(round(x + s)), int(round(y + s))
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h or min(x1 - x0, y1 - y0) < 9:
