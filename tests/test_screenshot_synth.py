@@ -9,6 +9,7 @@ import pytest
 from puzzlelab.watersort.screenshot import (
     _as_glass,
     _mark_like,
+    _row_groups,
     _sandwiched,
     _see_through,
     _Segment,
@@ -99,6 +100,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1198, "two units read in the wrong colour"),
         (68, "a row of four read as three: a hole between two tubes, faint side edges"),
         (1032, "an empty tube between two others missed on a photo: its sides are faint"),
+        (1089, "a circled '?' counted as two marks: units of half the height, capacity 8 of 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -205,3 +207,11 @@ def test_a_mark_is_centred_and_not_a_narrow_streak():
     ring[:, [4, 15]] = True
     ring[[0, 19], 4:16] = True
     assert _mark_like(ring, whole_height=False)
+
+
+def test_parts_of_a_mark_side_by_side_are_one_mark():
+    """A circle's two arcs beside each other are one '?'; marks one above the other are two."""
+    arcs = [(0, 0, 22, 20), (23, 0, 11, 19)]
+    assert _row_groups(arcs) == 1
+    assert _row_groups(arcs + [(2, 30, 20, 18)]) == 2
+    assert _row_groups([]) == 0

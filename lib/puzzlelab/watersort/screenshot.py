@@ -1026,8 +1026,20 @@ def _count_glyphs(images: tuple, box: tuple, seg: _Segment) -> int:
         return 0
     mask = cv2.dilate(mask, np.ones((max(3, w // 6), 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    big = [a for a in stats[1:, cv2.CC_STAT_AREA] if a >= 0.02 * w * w]
-    return len(big)
+    big = [tuple(st[:4]) for st in stats[1:] if st[cv2.CC_STAT_AREA] >= 0.02 * w * w]
+    return _row_groups(big)
+
+
+def _row_groups(boxes: list[tuple]) -> int:
+    """How many groups of (x, y, w, h) boxes sharing rows: '?' cells stack down a tube, so
+    parts of a mark side by side (a circle's arcs, a hook beside it) are one mark."""
+    groups = 0
+    end = -1
+    for _, y, _, h in sorted(boxes, key=lambda b: b[1]):
+        if y >= end:
+            groups += 1
+        end = max(end, y + h)
+    return groups
 
 
 # ---- the reading ---------------------------------------------------------------------------
