@@ -9,8 +9,13 @@ import pytest
 from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
+    _bounds,
     _hidden_fill,
+    _join_cell_pieces,
+    _least_unit,
     _mark_like,
+    _pick_unit,
+    _row_groups,
     _sandwiched,
     _see_through,
     _Segment,
@@ -106,6 +111,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1198, "two units read in the wrong colour"),
         (68, "a row of four read as three: a hole between two tubes, faint side edges"),
         (1032, "an empty tube between two others missed on a photo: its sides are faint"),
+        (1089, "a circled '?' counted as two marks: units of half the height, capacity 8 of 4"),
+        (1097, "a circled '?' cut into a '?' piece and a grey piece: capacity 7 of 3"),
+        (1067, "a bold '?' at a round bottom cut in two: its lower piece read as a grey unit"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -230,3 +238,40 @@ def test_the_question_fill_is_the_grey_of_most_marked_rows():
     assert _hidden_fill([_grey(0, 20, 34.0), _grey(20, 20, 66.0)]) is None  # two greys alike
     liquid_beside = [_grey(0, 22, 34.0), _grey(22, 30, 66.0)]  # longer than the '?' run
     assert _beside_hidden(liquid_beside, fill, False) == set()
+
+
+def test_parts_of_a_mark_side_by_side_are_one_mark():
+    """A circle's two arcs beside each other are one '?'; marks one above the other are two."""
+    arcs = [(0, 0, 22, 20), (23, 0, 11, 19)]
+    assert _row_groups(arcs) == 1
+    assert _row_groups(arcs + [(2, 30, 20, 18)]) == 2
+    assert _row_groups([]) == 0
+
+
+def test_a_circled_mark_cutting_its_cell_joins_the_cell():
+    """A '?' piece over a piece of its grey fill, their boundary half a unit up, is one '?'
+    cell; a grey liquid under a '?' run at a whole unit stays liquid, and so does one longer
+    than a unit. The piece's top does not count for the unit height either."""
+    grey = _Segment(85, 100, np.array([50.0, 0.0, 0.0]), "liquid")  # rows 85-100, bottom 100
+    mark = _Segment(70, 85, np.array([30.0, 0.0, 0.0]), "hidden", glyphs=1)
+    out = _join_cell_pieces([grey, mark], 100.0, 30.0)
+    assert [(s.y0, s.y1, s.kind, s.glyphs) for s in out] == [(70, 100, "hidden", 1)]
+    grey = _Segment(70, 100, np.array([50.0, 0.0, 0.0]), "liquid")
+    mark = _Segment(40, 70, np.array([30.0, 0.0, 0.0]), "hidden")
+    assert [s.kind for s in _join_cell_pieces([grey, mark], 100.0, 30.0)] == ["liquid", "hidden"]
+    dark = _Segment(40, 80, np.array([20.0, 0.0, 0.0]), "liquid")  # over a unit: no piece
+    low = _Segment(80, 100, np.array([50.0, 0.0, 0.0]), "hidden")
+    assert [s.kind for s in _join_cell_pieces([low, dark], 100.0, 30.0)] == ["hidden", "liquid"]
+    assert _bounds([grey, mark], (0, 0, 20, 100))[0][1] == 0.0
+    red = _Segment(70, 100, np.array([50.0, 60.0, 30.0]), "liquid")
+    assert _bounds([red, mark], (0, 0, 20, 100))[0][1] == 1.0
+
+
+def test_the_second_pass_finds_no_finer_unit_than_the_first():
+    """A half-height unit that fits best is passed over when the first pass found the whole
+    one: the second pass sees fewer boundaries."""
+    cands = np.arange(10.0, 40.0, 1.0)
+    cover = np.where(np.isclose(cands, 16.0), 5.0, np.where(np.isclose(cands, 32.0), 4.0, 1.0))
+    assert cands[_pick_unit(cands, cover, 130.0)[0]] == 16.0
+    assert cands[_pick_unit(cands, cover, 130.0, _least_unit(33.0))[0]] == 32.0
+    assert _least_unit(None) == 0.0

@@ -1026,8 +1026,20 @@ def _count_glyphs(images: tuple, box: tuple, seg: _Segment) -> int:
         return 0
     mask = cv2.dilate(mask, np.ones((max(3, w // 6), 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    big = [a for a in stats[1:, cv2.CC_STAT_AREA] if a >= 0.02 * w * w]
-    return len(big)
+    big = [tuple(st[:4]) for st in stats[1:] if st[cv2.CC_STAT_AREA] >= 0.02 * w * w]
+    return _row_groups(big)
+
+
+def _row_groups(boxes: list[tuple]) -> int:
+    """How many groups of (x, y, w, h) boxes sharing rows: '?' cells stack down a tube, so
+    parts of a mark side by side (a circle's arcs, a hook beside it) are one mark."""
+    groups = 0
+    end = -1
+    for _, y, _, h in sorted(boxes, key=lambda b: b[1]):
+        if y >= end:
+            groups += 1
+        end = max(end, y + h)
+    return groups
 
 
 # ---- the reading ---------------------------------------------------------------------------
@@ -1232,7 +1244,7 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             per_tube = _segment_tubes(images, slots, glass, shortest, params, floats, marks)
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if sum(w == 1.0 for _, w, _ in bounds) >= 3:
-            unit, offset, _ = _fit_bounds(np.array(bounds), height)
+            unit, offset, _ = _fit_bounds(np.array(bounds), height, _least_unit(unit))
             ambiguous = False
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height)
@@ -1833,8 +1845,9 @@ def _edge_rows(box: tuple) -> int:
 def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float, int]]:
     """(height above the tube's bottom edge, weight, known unit count or 0) per segment top.
 
-    The stack's top (liquid surface with a meniscus or headroom merged in) does not count;
-    the top of a run of '?' marks at the bottom is at as many units as it shows marks.
+    The stack's top (liquid surface with a meniscus or headroom merged in) does not count,
+    nor the top of a grey run under a '?' run (see `_split_cell`); the top of a run of '?'
+    marks at the bottom is at as many units as it shows marks.
     """
     bottom = box[1] + box[3]
     segs = segs or []
@@ -1842,8 +1855,17 @@ def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float,
     for k, s in enumerate(segs):
         known = s.glyphs if k == 0 and s.kind == "hidden" else 0
         weight = 1.0 if k < len(segs) - 1 or known else 0.0
+        if k < len(segs) - 1 and _split_cell(s, segs[k + 1]):
+            weight = 0.0
         out.append((float(bottom - s.y0), weight, known))
     return out
+
+
+def _split_cell(grey: _Segment, mark: _Segment) -> bool:
+    """True when a grey liquid run lies next to a '?' run: a '?' cell whose mark (a circle,
+    a bold hook) cuts the profile reads as a '?' piece and a piece of its grey fill, so
+    their boundary may fall inside one cell."""
+    return grey.kind == "liquid" and mark.kind == "hidden" and _neutral(grey)
 
 
 def _unit_candidates(height: float) -> np.ndarray:
@@ -1851,14 +1873,17 @@ def _unit_candidates(height: float) -> np.ndarray:
     return np.arange(max(3.0, height / 12), height / 2.1, 0.25)
 
 
-def _pick_unit(cands: np.ndarray, cover: np.ndarray, height: float) -> tuple[int, bool]:
-    """(index of the unit height, ambiguous) from how well each candidate fits.
+def _pick_unit(
+    cands: np.ndarray, cover: np.ndarray, height: float, least: float = 0.0
+) -> tuple[int, bool]:
+    """(index of the unit height, ambiguous) from how well each candidate fits, among those
+    of at least `least` rows.
 
     The largest well-fitting stretch of heights among capacity >= 3 wins (smaller ones are
     harmonics). Twice that height fitting as well means the picture cannot tell capacity c
     from c / 2 (every colour run an even number of units): ambiguous.
     """
-    ok = cands <= height / 3.2
+    ok = (cands <= height / 3.2) & (cands >= least)
     top = cover[ok].max() if ok.any() else cover.max()
     good = np.flatnonzero((cover >= 0.9 * top) & (ok if ok.any() else True))
     start = good[-1]
@@ -1870,8 +1895,16 @@ def _pick_unit(cands: np.ndarray, cover: np.ndarray, height: float) -> tuple[int
     return best, bool(ambiguous)
 
 
-def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float, bool]:
-    """(unit height, offset, ambiguous) so that boundaries sit at offset + k * unit, k >= 1."""
+def _least_unit(first: float | None) -> float:
+    """The smallest unit height the second pass may find after the first found `first`: it
+    merges runs shorter than a third of that unit, so it sees fewer boundaries, none that
+    could show a finer grid (a '?' mark cutting its cell is what makes one look finer)."""
+    return 0.0 if first is None else 0.85 * first
+
+
+def _fit_bounds(bounds: np.ndarray, height: float, least: float = 0.0) -> tuple:
+    """(unit height, offset, ambiguous) so that boundaries sit at offset + k * unit, k >= 1;
+    the unit at least `least` rows (see `_pick_unit`)."""
     p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
     cands = _unit_candidates(height)
     offs = np.linspace(-0.15, 0.2, 15)  # in units
@@ -1880,13 +1913,14 @@ def _fit_bounds(bounds: np.ndarray, height: float) -> tuple[float, float, bool]:
     err = np.abs(r - k)
     cover = (np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum(axis=2)
     best_off = offs[np.argmax(cover, axis=1)] * cands
-    best, ambiguous = _pick_unit(cands, cover.max(axis=1), height)
+    best, ambiguous = _pick_unit(cands, cover.max(axis=1), height, least)
     return float(cands[best]), float(best_off[best]), ambiguous
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
     """Units per segment from where its upper boundary sits on the unit grid."""
     bottom = box[1] + box[3]
+    segs[:] = _join_cell_pieces(segs, bottom - offset, unit)
     below = 0
     keep = []
     for s in segs:
@@ -1901,6 +1935,24 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         below = top
         keep.append(s)
     segs[:] = keep
+
+
+def _join_cell_pieces(segs: list[_Segment], base: float, unit: float) -> list[_Segment]:
+    """Join a '?' run and a grey liquid run next to it (bottom first) into one '?' run when
+    the grey run is shorter than a unit and their boundary falls off the unit grid (`base`:
+    the grid's zero row): the mark of a '?' cell (a circle, a bold hook) cut its cell into a
+    marked piece and a piece of its fill."""
+    out: list[_Segment] = []
+    for s in segs:
+        if out and (_split_cell(out[-1], s) or _split_cell(s, out[-1])):
+            r = (base - s.y1) / unit
+            low, high = out[-1], s
+            mark, grey = (low, high) if low.kind == "hidden" else (high, low)
+            if abs(r - round(r)) > 0.25 and grey.length < unit:
+                out[-1] = _Segment(high.y0, low.y1, mark.lab, "hidden", glyphs=mark.glyphs)
+                continue
+        out.append(s)
+    return out
 
 
 def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fill) -> list:
