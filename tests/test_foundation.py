@@ -30,6 +30,9 @@ def test_result_refuses_unknown_verdict():
     """Only the one vocabulary is accepted."""
     with pytest.raises(PuzzleError, match="not one of"):
         Result(method="m", verdict="none")
+    for odd in (np.array(["optimal", "limit"]), ["optimal"], None, 3):  # no str: no verdict
+        with pytest.raises(PuzzleError, match="not one of"):
+            Result(method="m", verdict=odd)
     assert "unsolvable" in VERDICTS and "none" not in VERDICTS
 
 

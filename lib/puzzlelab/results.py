@@ -86,7 +86,7 @@ class Result:
 
     def __post_init__(self) -> None:
         """Refuse a verdict outside the one vocabulary."""
-        if self.verdict not in VERDICTS:
+        if not isinstance(self.verdict, str) or self.verdict not in VERDICTS:
             raise PuzzleError(f"verdict {self.verdict!r} is not one of {', '.join(VERDICTS)}")
 
     @property
