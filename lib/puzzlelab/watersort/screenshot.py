@@ -1956,9 +1956,11 @@ def _join_cell_pieces(segs: list[_Segment], base: float, unit: float) -> list[_S
 
 
 def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fill) -> list:
-    """Cut grey liquid runs of the board's '?' fill into '?' cells and liquid cells, unit by
-    unit on the grid: a grey liquid resting on '?' cells of the same grey is one colour run
-    down the tube, and only the marks tell the cells apart. `segs` runs bottom up."""
+    """Cut grey liquid runs into '?' cells and liquid cells, unit by unit on the grid: a grey
+    liquid resting on '?' cells of the same grey is one colour run down the tube, and only
+    the marks tell the cells apart; in a run of another grey a marked cell is a '?' when its
+    own colour is the `fill`. Unmarked top cells of a '?' run are split off as liquid (see
+    `_unmarked_top`). `segs` runs bottom up."""
     bottom = box[1] + box[3] - offset
     out, below = [], 0
     for s in segs:
@@ -1966,12 +1968,11 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
             out += _unmarked_top(images, box, s, below, unit, bottom)
             below += s.units
             continue
-        alike = s.kind == "liquid" and _hidden_look(s, fill)
-        mixed = s.kind == "liquid" and _neutral(s)  # a grey run may hold a '?' cell
-        if not (alike or mixed) or s.units < 1:
+        if s.kind != "liquid" or not _neutral(s) or s.units < 1:  # a grey run may hold '?'
             out.append(s)
             below += s.units
             continue
+        alike = _hidden_look(s, fill)  # the run has the '?' fill: its marks alone decide
         first = len(out)  # cells of this run join only each other, never a run below
         for k in range(below, below + s.units):
             y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
@@ -2013,20 +2014,26 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
 def _cell_colour(images: tuple, box: tuple, y0: int, y1: int) -> np.ndarray:
     """Median colour of one unit cell's centre, rows y0 to y1 (above a round bottom), over
     the pixels that are no mark (a '?' in a circle can cover half the centre)."""
-    x, y, w, h = box
-    trim = (y1 - y0) // 6
-    top, low = max(y0 + trim, y), max(min(y1 - trim, y + h - w // 8), max(y0 + trim, y) + 1)
+    x, _, w, _ = box
+    top, low = _cell_rows(box, y0, y1)
+    low = max(low, top + 1)
     cols = slice(x + int(0.3 * w), x + int(0.7 * w) + 1)
     cells = images[0][top:low, cols].reshape(-1, 3)
     plain = np.abs(images[0][top:low, cols, 0] - images[1][top:low, cols, 0]).ravel() <= 30
     return np.median(cells[plain] if plain.any() else cells, axis=0)
 
 
+def _cell_rows(box: tuple, y0: int, y1: int) -> tuple[int, int]:
+    """The rows of one unit cell, y0 to y1, to look at: a sixth trimmed off each end, none
+    below the tube's top or in its bottom outline."""
+    _, y, w, h = box
+    trim = (y1 - y0) // 6
+    return max(y0 + trim, y), min(y1 - trim, y + h - w // 8)
+
+
 def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
     """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill."""
-    x, y, w, h = box
-    trim = (y1 - y0) // 6
-    rows = (max(y0 + trim, y), min(y1 - trim, y + h - w // 8))
+    rows = _cell_rows(box, y0, y1)
     if rows[1] - rows[0] < 2:
         return False
     return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75))
