@@ -21,6 +21,7 @@ from puzzlelab.watersort.screenshot import (
     _Segment,
     _split_marked,
     outcome,
+    read_screenshot,
     self_check,
 )
 from puzzlelab.watersort.synth import score_synth, synth_board
@@ -162,10 +163,23 @@ def test_a_rare_colour_seen_only_at_tube_tops_may_be_glass():
     bottom = [_seg(20, "liquid", 80, units=2)]
     tubes = [bottom + [_seg(0, "liquid", 20)], bottom + [_seg(0, "liquid", 20)], list(bottom)]
     names = [["a", "a", "x"], ["a", "a", "x"], ["a", "a"]]
-    (variant,) = _as_glass(tubes, names, 6)
+    rims = [2.0] * 3
+    (variant,) = _as_glass(tubes, names, 6, rims)
     assert [len(t) for t in variant] == [1, 1, 1]
+    # glass of another colour above the runs (they begin below the rim): liquid, not glass
+    assert _as_glass(tubes, names, 6, [-1.0] * 3) == []
     names[2] = ["x", "a"]  # x also under other liquid: a liquid, not glass
-    assert _as_glass(tubes, names, 6) == []
+    assert _as_glass(tubes, names, 6, rims) == []
+
+
+def test_a_top_unit_under_visible_glass_is_not_taken_for_glass():
+    """Seed 2053: a green unit atop two '?' cells, with the glass's own headroom showing above
+    it, had been dropped as glass (its colour near the gradient behind), and the nine '?'
+    cells absorbed the loss, silently. The glass begins at the rim, so the unit stays."""
+    board = synth_board(2053)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] in ("exact", "flagged"), got
+    assert len(read_screenshot(board.image).tubes[0]) == 3
 
 
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:

@@ -1256,7 +1256,8 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
     geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
     unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
-    out = _choose(per_tube, geo, covered_idx, params)
+    rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
+    out = _choose(per_tube, geo, covered_idx, params, rims)
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours anywhere
@@ -1301,12 +1302,15 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
     )
 
 
-def _choose(per_tube: list, geo: int, covered_idx: list[int], params: ReaderParams) -> tuple:
+def _choose(
+    per_tube: list, geo: int, covered_idx: list[int], params: ReaderParams, rims: list[float]
+) -> tuple:
     """The labelled reading (see `_label`) that keeps the game's invariant, else the first.
 
     The invariant decides what the picture leaves open: a capacity one off the tubes'
     geometry, and top runs that look nearly like the glass seen over a picture (a colour
-    seen too rarely, only ever at the top of a tube, read as glass instead)."""
+    seen too rarely, only ever at the top of a tube, read as glass instead). `rims[k]` is
+    the lowest row where tube k's glass may still begin (see `_as_glass`)."""
     first = None
     variants = [per_tube]
     while variants:
@@ -1318,22 +1322,27 @@ def _choose(per_tube: list, geo: int, covered_idx: list[int], params: ReaderPara
                 return out
             if first is None:
                 first = out
-                variants += _as_glass(tubes, out[0], out[2])
+                variants += _as_glass(tubes, out[0], out[2], rims)
     return first
 
 
 GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may be glass
+RIM_UNITS = 0.15  # glass runs down from the tube's top: a run starting lower is no glass
 
 
-def _as_glass(per_tube: list, names: list, capacity: int) -> list[list]:
+def _as_glass(per_tube: list, names: list, capacity: int, rims: list[float]) -> list[list]:
     """Per tube segments with the top runs of each rare colour dropped (read as glass), when
-    every unit of that colour sits in such a run: one variant with all of them dropped."""
+    every unit of that colour sits in such a run: one variant with all of them dropped.
+
+    Only a run that begins at the tube's top (above `rims[k]`) can be glass: when another
+    colour shows above it, that is the glass, the run a liquid beneath it."""
     counts = Counter(u for t in names if t for u in t if u != HIDDEN)
     rare = {c for c, m in counts.items() if m < capacity}
     tops = {
         k: t[-1]
         for k, t in enumerate(per_tube)
         if t and t[-1].kind == "liquid" and t[-1].glass < GLASSY and names[k]
+        if t[-1].y0 <= rims[k]
     }
     drop = set()
     for c in rare:
