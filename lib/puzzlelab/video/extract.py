@@ -566,6 +566,7 @@ SAMPLES = 3  # ... each value the mean of SAMPLES x SAMPLES samples (4 x 4 for 8
 HOPELESS = 0.7  # best coarse score below which a region is not searched further
 HIDDEN = 0.45  # an opening whose weakest tile correlates less than this is flagged
 UNSURE = 0.6  # ... 'doubtful' below this (correct rows: 0.85 or more, clean or degraded)
+CLEAR = 0.8  # weakest tile of a reading that saw every tile clearly (nothing over the board)
 CHANCE = 0.5  # boards score above this; the screensaver (plus touches) below
 FIT = 0.5  # median tile correlation above which a disturbed frame still shows the puzzle
 SAME_PREVIEW = 0.15  # seconds within which the solved picture seen again is the same preview
@@ -685,6 +686,7 @@ class _Opening:
     answer: int | None = None  # picture of the preview, when it was seen
     frames: list = field(default_factory=list)  # [weight, Reading] of frames of the puzzle
     confident: int = 0  # how many of them were read confidently on their own
+    clear: bool = False  # whether one of them saw every tile clearly (confidence >= CLEAR)
     first: int | None = None  # first frame showing the puzzle
     last: tuple | None = None  # (picture, state) of the latest confident reading
     gone: int = 0  # frames since the puzzle was last seen
@@ -740,6 +742,7 @@ class _Reader:
                 o = self.opening = _Opening(start=i)
             o.last, o.gone = key, 0
             o.confident += 1
+            o.clear = o.clear or r.confidence >= CLEAR
             return self._log("puzzle", o.add(i, r))
         if o is not None:
             if o.last is not None and fit(r, *o.last) >= FIT:  # the puzzle, partly hidden
@@ -752,6 +755,13 @@ class _Reader:
             o.gone += 1
             return self._log("gone", None)
         return self._log("background", None)
+
+    def least_change(self, min_cut: float) -> float:
+        """The board change since the last frame read that makes the next frame worth reading:
+        `min_cut`, or while the current puzzle has been seen only partly hidden (a touch on
+        the frame read first), any change beyond a still board's (the touch moving off)."""
+        o = self.opening
+        return min_cut if o is None or o.clear or not o.frames else min(min_cut, 2 * STILL)
 
     def repeat(self, i: int) -> None:
         """Frame i looks like the last frame read: count it the same way."""
@@ -887,7 +897,10 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
     """Read the board at `rect` in every frame that changed: (reader, per-frame trace, log).
 
     Per frame one compiled call takes the board's signature and its change since the previous
-    frame and since the last frame read; only frames where the board changed are read.
+    frame and since the last frame read; only frames where the board changed are read. While
+    the current puzzle has been seen only with some tile unclear (a touch over the frame read
+    first), a smaller change is enough: a touch leaving a tile changes its cell by only 2-4
+    grey levels, and the clear frames after it must not go unread (`_Reader.least_change`).
     """
     reader = _Reader(good, templates, fps)
     unseen = _Unseen(reader.glance)
@@ -910,7 +923,7 @@ def read_openings(frames, rect: Rect, templates, good, min_cut: float, fps: floa
             floor = statistics.median(recent)
         if settle and since <= max(STILL, 2 * floor):  # no transition: it read the same
             settle = False
-        if last is None or settle or since > max(min_cut, 4 * floor):
+        if last is None or settle or since > max(reader.least_change(min_cut), 4 * floor):
             reading = _read_board(frame, rect, templates)
             kind = reader.read(i, reading)
             unseen.see(i, kind, sig)
