@@ -12,6 +12,9 @@ and tiles are assigned to cells by the Hungarian method. The cell left over is t
 A scene showing the solved picture is the opening's preview; a scene showing any other
 arrangement is a puzzle. Each opening (from its preview or from the screensaver to the
 next) gives exactly one row: its last stable puzzle scene.
+
+Frames come from the decoder as their luma plane where it hands them out (`open_grey`), so
+the reader skips the conversion to BGR that a plain decode pays on every frame.
 """
 
 from __future__ import annotations
