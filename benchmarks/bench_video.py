@@ -101,6 +101,34 @@ a 0.74 / 0.66 / 0.58 / 0.65; all at once b 0.51 / 0.47 / 0.51, a 0.54 / 0.49 / 0
 line (below it in two of four runs after, one of three before): its 285 readings (most of
 frames a touch changed) and 14 searches are still ~0.2 s of CPU.
 
+2026-11-27 late, touches over a puzzle's first frames, and frames read as luma. Notebook 03's
+touch 1 file (6 openings) read one opening with tiles 7 and 8 swapped: a touch covered 11-13 %
+of two cells on the puzzle's first frame, the one read; leaving, it changed them by 2.5-3.2
+grey levels, under the 8-level cut, so the clear frames after it were never read. Now an
+opening with no reading whose weakest tile is >= 0.8 is read again on any change beyond a
+still board's (notebook files: 10 of 10 exact, the opening under a touch for its whole time
+still flagged 'hidden'; sweep: 2-3 more readings on the touch files, the right row flagged
+under touch 1 no longer flagged). Where the time went (thread CPU, per-stage timers, load
+7-10): in decode-only, OpenCV's YUV-to-BGR conversion is a third of the CPU at 960x540
+(0.70 against 0.46 s for the clean file's 784 frames; 0.28 against 0.24 s all at once), and
+the reader looks only at grey; on the all-at-once file our own main-thread work was ~0.25 s
+(295 readings 0.085 s, 14 searches 0.06 s, the first 99 frames' thumbnails 0.016 s, the
+per-frame step and loop ~0.05 s). Frames now come from the decoder as their luma plane
+(conversion off; levels mapped to grey by video or full range, told apart on the first
+frame; the map applied to thumbnails and signatures only), so the conversion, the per-reading
+cvtColor and the strided green-channel reads are gone. Part 2, main (b) and this branch (a),
+CPU speed vs decoding the same file, 18 of 18 exact in every run, in the order b a a b
+(load averages: b 8.5-10.6, a 6.0-6.6, a 4.4-6.6, b 6.6-7.5): clean b 0.75 / 0.82, a 1.32 /
+1.31; scale 1 b 0.66 / 0.63, a 0.75 / 0.76; all at once b 0.58 / 0.52, a 0.70 / 0.72; every
+other file b 0.65-1.05, a 0.80-1.32 (the luma path skips the conversion decode-only pays,
+hence ratios above 1). Flagged rows: b 1
+(a right row, touch 1), a 0. Still the slowest: the all-at-once file (285 readings, most
+of frames a touch changed, and 11-14 searches of changed regions: ~0.15 s of our CPU
+against 0.25-0.37 s of decoding) and scale 1 (decode 0.15-0.22 s, so the per-frame step,
+~90 readings and one search, ~0.08 s, weigh most). Part 1 after (500 openings, 1280x720, load
+5.9-6.5): 500 of 500 exact at 1.20x decode CPU (17.9 s against 21.5 s; the other run of the
+pair 30.7 against 21.2 s under a burst of load).
+
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]
 """

@@ -30,11 +30,15 @@ from puzzlelab.video import (
 )
 from puzzlelab.video.extract import (
     GATE,
+    LUMA_RANGES,
     _correlations,
     _frame_step,
     block_change,
     cell_changes,
     cell_correlations,
+    frames_of,
+    luma_levels,
+    open_grey,
     quick_scores,
     read_cells,
     read_image,
@@ -382,7 +386,7 @@ def test_frame_kernel_matches_signature_and_cell_changes(seed, grey):
     sigs = [signature(f, rect) for f in frames]
     plane = frames[2] if grey else frames[2][:, :, 1]
     out = np.empty_like(sigs[0])
-    d, noise, since = _frame_step(plane, x, y, n, sub, out, sigs[1], sigs[0])
+    d, noise, since = _frame_step(plane, x, y, n, sub, 1.0, 0.0, out, sigs[1], sigs[0])
     # OpenCV rounds each block mean to a whole grey level; the kernel keeps the fraction
     assert np.abs(out - sigs[2]).max() <= 0.5 + 1e-4
     for ref_sig in sigs[:2]:  # near the flicker limit, rounding decides whether gain is taken out
@@ -502,3 +506,38 @@ def test_figures_draw_what_they_are_given(plain, pictures):
     ax = draw_tracked(path, ours.iloc[0])
     assert ours.iloc[0]["state"] in ax.get_title()
     plt.close("all")
+
+
+@pytest.mark.parametrize("codec, suffix", [("mp4v", ".mp4"), ("MJPG", ".avi")])
+def test_frames_are_read_as_grey_straight_from_the_decoder(tmp_path, codec, suffix):
+    """open_grey hands out each frame's luma plane, which its levels map onto the grey of
+    the BGR decoding within a few grey levels (the first frame, a flat dark one, too)."""
+    rng = np.random.default_rng(0)
+    frames = [np.full((120, 160, 3), 20, np.uint8)]  # a dark screen first
+    frames += [rng.integers(0, 256, (120, 160, 3), dtype=np.uint8) for _ in range(3)]
+    frames = [cv2.GaussianBlur(f, (9, 9), 3) for f in frames]
+    path = tmp_path / f"grey{suffix}"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), 30.0, (160, 120))
+    for f in frames:
+        out.write(f)
+    out.release()
+    bgr = list(frames_of(cv2.VideoCapture(str(path))))
+    cap, first, levels = open_grey(path)
+    planes = first + list(frames_of(cap))
+    cap.release()
+    assert levels in LUMA_RANGES and len(planes) == len(bgr) == 4
+    for plane, frame in zip(planes, bgr, strict=True):
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        assert plane.shape == grey.shape
+        assert np.abs(levels[0] * plane + levels[1] - grey).mean() < 3.0
+
+
+def test_a_plane_that_is_no_luma_is_not_taken_for_one():
+    frame = np.random.default_rng(1).integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert luma_levels(grey, frame) == (1.0, 0.0)
+    assert luma_levels(frame[:, :, 0].copy(), frame) is None  # the blue channel
+    assert luma_levels(grey[:20], frame) is None  # not the frame's shape
+    assert (
+        luma_levels(np.full((40, 60), 117, np.uint8), np.full((40, 60, 3), 117, np.uint8)) is None
+    )
