@@ -492,6 +492,7 @@ def test_figures_draw_what_they_are_given(plain, pictures):
 
     path, truth = plain
     assert decode_only(path) == truth.attrs["n_frames"]
+    assert decode_only(path, grey=True) == truth.attrs["n_frames"]
     axes = draw_pictures(pictures)
     assert [a.get_title() for a in axes][:2] == ["1: astronaut", "2: coffee"]
     assert len(axes[0].texts) == 9  # every cell labelled, B for the blank

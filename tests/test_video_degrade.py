@@ -339,6 +339,7 @@ def test_robustness_table_and_figures(tmp_path, clean, pictures):
     assert table["degradation"].tolist() == ["clean", "touch 1 + scale 1"]
     assert (table["summary"] == "exact").all() and (table["flagged"] == 0).all()
     assert (table["speed"] > 0).all() and (table["cpu speed"] > 0).all()
+    assert (table["cpu speed vs grey"] > 0).all()
     left, _ = draw_robustness(table)
     assert [t.get_text() for t in left.get_yticklabels()] == table["degradation"].tolist()
     degraded = tmp_path / "degraded_1.mp4"

@@ -11,7 +11,7 @@ import pandas as pd
 from .. import checks
 from ..errors import InvalidPuzzleError, ParseError, PuzzleError
 from ..sliding import parse_board
-from .extract import block_change, open_video, thumbnail
+from .extract import block_change, open_video, read_quietly, thumbnail
 from .pictures import Rect, cell_box
 
 TRACK_COLORS = [  # RGB, one per tile label 2..9 (after the write-up's palette)
@@ -149,13 +149,19 @@ def _similarity(a: np.ndarray, b: np.ndarray) -> float:
     return float(cv2.matchTemplate(a, b, cv2.TM_CCOEFF_NORMED)[0, 0])
 
 
-def decode_only(video_path: str | Path) -> int:
-    """Read every frame with OpenCV and do nothing else (the speed floor); the frame count."""
+def decode_only(video_path: str | Path, grey: bool = False) -> int:
+    """Read every frame with OpenCV and do nothing else (the speed floor); the frame count.
+
+    `grey=True` decodes as the reader does: the luma plane, with no conversion to BGR."""
     cap = open_video(video_path)
     n = 0
     try:
-        while cap.read()[0]:
-            n += 1
+        if grey and cap.set(cv2.CAP_PROP_CONVERT_RGB, 0):
+            while read_quietly(cap)[0]:
+                n += 1
+        else:
+            while cap.read()[0]:
+                n += 1
     finally:
         cap.release()
     return n

@@ -140,13 +140,15 @@ def robustness(
     recording is degraded into `folder`, then decoded alone and read by `extract_states`,
     alternately `repeat` times (the fastest of each kept, so a burst of load on a shared
     machine does not decide the ratio). Speed is the ratio of frames per second to the
-    decode-only pass of the same file, in wall and CPU time.
+    decode-only pass of the same file, in wall and CPU time; `cpu speed vs grey` compares
+    with decoding to grey only (no conversion to colour, as the reader itself decodes).
 
     Returns
     -------
     DataFrame
         One row per case: degradation, frames, the `Accuracy` counts, flagged rows,
-        decode and read times (wall, CPU), `speed` and `cpu speed` (vs decode only);
+        decode and read times (wall, CPU), `speed` and `cpu speed` (vs decode only), grey
+        decode CPU and `cpu speed vs grey`;
         attrs files, truths and tables hold each case's video, ground truth and readings.
     """
     from .annotate import decode_only
@@ -167,14 +169,16 @@ def robustness(
         if case:
             path = folder / f"degraded_{k}.mp4"
             moved = degrade_recording(video, path, truth, case, rng=rng, overwrite=True)
-        decode, read = [], []
+        decode, grey, read = [], [], []
         for _ in range(repeat):
             decode.append(_timed(lambda p=path: decode_only(p)))
+            grey.append(_timed(lambda p=path: decode_only(p, grey=True)))
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # counted below instead
                 read.append(_timed(lambda p=path: extract_states(p, pictures, progress=False)))
         table = read[0][0]
         dw, dc = min(d[1] for d in decode), min(d[2] for d in decode)
+        gc = min(d[2] for d in grey)
         rw, rc = min(r[1] for r in read), min(r[2] for r in read)
         accuracy = score_extraction(table, moved)
         files.append(Path(path))
@@ -192,6 +196,8 @@ def robustness(
                 "read cpu s": rc,
                 "speed": dw / rw,
                 "cpu speed": dc / rc,
+                "grey decode cpu s": gc,
+                "cpu speed vs grey": gc / rc,
             }
         )
     out = pd.DataFrame(rows)
