@@ -115,6 +115,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1089, "a circled '?' counted as two marks: units of half the height, capacity 8 of 4"),
         (1097, "a circled '?' cut into a '?' piece and a grey piece: capacity 7 of 3"),
         (1067, "a bold '?' at a round bottom cut in two: its lower piece read as a grey unit"),
+        (2053, "yellow tops on a yellow gradient: headroom merged into them read as drift"),
+        (1116, "a top unit with the headroom's glass merged on top read as drifting glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -1670,7 +1670,9 @@ def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
 def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> bool:
     """True when a run's colour drifts from its top third to its bottom third (by more than
     `most`, ΔE): a liquid is one flat colour, glass shows the picture behind it changing. The
-    outline across the tube's bottom (see `_bottom_edge`) is left out."""
+    outline across the tube's bottom (see `_bottom_edge`) is left out. A run whose lower two
+    thirds are one flat colour and only its top differs is a liquid with a sliver of glass
+    merged on top, not drifting glass."""
     _, y_top, _, h = box
     a, b = seg.y0 - y_top, seg.y1 - y_top
     if b >= h - 1:
@@ -1679,6 +1681,9 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
     if third < 2:
         return False
     top, bottom = np.median(prof[a : a + third], axis=0), np.median(prof[b - third : b], axis=0)
+    middle = np.median(prof[a + third : b - third], axis=0)
+    if np.linalg.norm(middle - bottom) <= most / 4 < np.linalg.norm(top - middle) / 2:
+        return False  # flat below a differing top: the headroom's glass merged into a liquid
     return bool(np.linalg.norm(top - bottom) > most)
 
 
