@@ -114,6 +114,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1089, "a circled '?' counted as two marks: units of half the height, capacity 8 of 4"),
         (1097, "a circled '?' cut into a '?' piece and a grey piece: capacity 7 of 3"),
         (1067, "a bold '?' at a round bottom cut in two: its lower piece read as a grey unit"),
+        (2065, "a dark-grey liquid on two '?' cells of its shade: their marks read as a cover's"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

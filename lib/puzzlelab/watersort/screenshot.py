@@ -1692,9 +1692,19 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) 
                 continue
             if max(np.linalg.norm(m.lab - above.lab) for m in mid) < 15:
                 continue
+            if _repeated(mid, segs[:i] + segs[j + 1 :]):
+                continue
             if _narrow(lab, box, (above.y0, above.y1), (y0, y1), (below.y0, below.y1)):
                 return True
     return False
+
+
+def _repeated(mid: list[_Segment], rest: list[_Segment], same: float = 10.0) -> bool:
+    """True when a run of `mid`'s colour (ΔE under `same`), no longer than twice the longest
+    of `mid`, recurs elsewhere down the tube (`rest`): marks drawn on every unit cell (the '?'
+    of hidden units), not the one icon a cover carries."""
+    most = 2 * max(m.length for m in mid)
+    return any(s.length <= most and np.linalg.norm(s.lab - m.lab) < same for s in rest for m in mid)
 
 
 def _narrow(lab: np.ndarray, box: tuple, above: tuple, mid: tuple, below: tuple) -> bool:
