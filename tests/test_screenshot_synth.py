@@ -115,6 +115,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1097, "a circled '?' cut into a '?' piece and a grey piece: capacity 7 of 3"),
         (1067, "a bold '?' at a round bottom cut in two: its lower piece read as a grey unit"),
         (2065, "a dark-grey liquid on two '?' cells of its shade: their marks read as a cover's"),
+        (1006, "empty tubes the spacing added beside a short row over a photo, silently"),
+        (80, "a faint empty tube where the photo changes colour across it: its walls show"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -608,11 +608,17 @@ def _pitch_hint(rows: list[list[tuple]]) -> float:
 def _sided(prof: np.ndarray, box: tuple, above: float = 3.0) -> bool:
     """True when both sides of `box` show edges in a row's side profile, `above` times its
     typical (median) strength: a tube with faint glass and no outline."""
-    x, _, w, _ = box
     base = max(1.0, above * float(np.median(prof)))
+    return _walls(prof, box) > base
+
+
+def _walls(prof: np.ndarray, box: tuple) -> float:
+    """The weaker of the two side edges at a box's walls in a row's side profile (0 for a
+    box off the picture)."""
+    x, _, w, _ = box
     if x < 0 or x + w + 2 > len(prof):
-        return False
-    return min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base
+        return 0.0
+    return float(min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()))
 
 
 def _stands_out(
@@ -1088,7 +1094,36 @@ def read_screenshot(
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
     flat = _flatten(img, slots, lab)
+    reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
+    found = {b for row in rows for b, _ in row}
+    ghosts = _ghosts(lab, side, filled, found, reading.tubes)
+    if not ghosts:
+        return reading
+    filled = [[s for s in row if s[0] not in ghosts] for row in filled]
+    slots = [s for row in filled for s in row]
+    layout = [len(row) for row in filled]
     return _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
+
+
+def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: list) -> set:
+    """Boxes the rows' spacing added that read as empty yet show no tube: no edge at either
+    wall (side strength under half what `_sided` counts as an edge at all) and no glass
+    tinting the background (`_tinted`). A smooth photo or gradient behind a row differs from
+    the background beside a slot without any tube there; an empty tube, however faint its
+    glass, changes the picture across its walls."""
+    out, k = set(), 0
+    for row in rows:
+        xs = sorted(b[0] for b, _ in row)
+        for box, _ in row:
+            tube, k = tubes[k], k + 1
+            if box in found or tube != [] or len(xs) < 2:
+                continue
+            x, y, w, h = box
+            pitch = min(abs(x - o) for o in xs if o != x)
+            prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+            if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch):
+                out.add(box)
+    return out
 
 
 def _beside(lab: np.ndarray, box: tuple, y0: int, y1: int, room: float) -> np.ndarray | None:
