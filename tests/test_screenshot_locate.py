@@ -205,3 +205,17 @@ def test_an_added_empty_slot_that_shows_no_tube_is_a_ghost():
     assert _ghosts(lab, side, rows, found, [[], [], [], ["red"]]) == set()
     side[:, [280, 320]] = 0.8  # faint edges at both walls of the slot: an empty tube
     assert _ghosts(lab, side, rows, found, [[], [], [], []]) == set()
+
+
+def test_one_row_gets_a_second_row_of_faint_tubes_anywhere_clear_of_it():
+    """One row of two tubes found, no step between rows to look at: a centred row of two
+    faint empty tubes of its size and pitch further down is found wherever it stands (seed
+    2097: two rows of two read as one row); a plain picture adds none."""
+    pitch, w, h = 80, 40, 180
+    row = [((round(240 + (j - 0.5) * pitch - w / 2), 60, w, h), False) for j in range(2)]
+    faint = [(b[0], 430, w, h) for b, _ in row]
+    got = _more_rows([row], _lab_board(faint))
+    assert len(got) == 2 and got[0] == row
+    assert [b[0] for b, _ in got[1]] == [b[0] for b in faint]
+    assert abs(got[1][0][0][1] - 430) <= h // 10 and all(odd for _, odd in got[1])
+    assert _more_rows([row], _lab_board([])) == [row]

@@ -250,6 +250,8 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
 def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     """`rows`, with a row more above or below when they stand at one vertical step and a
     centred row of faint tubes is seen at that step (see `_row_at`)."""
+    if len(rows) == 1 and len(rows[0]) >= 2:
+        return _second_row(rows, lab)
     if len(rows) < 2:
         return rows
     tops = [row[0][0][1] for row in rows]
@@ -263,6 +265,30 @@ def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     above = _row_at(lab, round(tops[0] - step), size, pitch, most)
     below = _row_at(lab, round(tops[-1] + step), size, pitch, most)
     return [r for r in [above, *rows, below] if r]
+
+
+def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
+    """One row, with a row of faint tubes of its size and pitch (see `_row_at`) above or
+    below it when one is seen: with no second row found there is no step between rows to
+    look at, so every top clear of the row is tried. A row of glass is seen over a run of
+    tops (a slot a little off still shows it); the run's middle is taken, and a run of
+    fewer than three steps (a detail of the picture) is none."""
+    row = rows[0]
+    x, y, w, h = row[0][0]
+    pitch, most = _pitch_hint(rows), len(row)
+    step = max(1, h // 24)
+    clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
+    found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
+    best: list[tuple] = []
+    for n in range(most, 1, -1):
+        tops = [t for t, got in found if len(got) == n]
+        runs = _runs(np.isin(np.array(clear), tops)) if tops else []
+        runs = [(a, b) for a, b in runs if b - a >= 3]
+        if runs:
+            a, b = max(runs, key=lambda r: r[1] - r[0])
+            best = _row_at(lab, clear[(a + b - 1) // 2], (w, h), pitch, n)
+            break
+    return sorted([row, best], key=lambda r: r[0][0][1]) if best else rows
 
 
 def _row_at(lab: np.ndarray, top: int, size: tuple, pitch: float, most: int) -> list[tuple]:
