@@ -11,6 +11,8 @@ from puzzlelab.watersort.screenshot import (
     _merge_same,
     _merge_short,
     _profile,
+    _repeated,
+    _Segment,
     _segments,
     outcome,
     read_screenshot,
@@ -57,11 +59,15 @@ def test_marks_repeated_every_unit_are_no_badge():
 def test_a_mark_between_grey_runs_shorter_than_a_quarter_is_no_icon():
     """A '?' cell under a grey liquid of its fill: a mark at the middle between grey runs,
     but the run below it ends a quarter of the tube down at the next mark, so it is no
-    cover's body (a cover hides the tube from its top to its bottom)."""
-    lab = _cover([(70, 80), (117, 127)])
+    cover's body (a cover hides the tube from its top to its bottom). With the next mark
+    drawn like the first, the mark recurs down the tube (see `_repeated`): no icon at all."""
+    lab = _cover([(70, 80), (117, 127, 12, 28, (60, -40, 30))])  # the next mark unlike it
     segs = _merge_same(_segments(_profile(lab, BOX), BOX[1]))
     assert _icon(lab, BOX, segs, 0.2)  # a body of a fifth would take it
     assert not _icon(lab, BOX, segs, 0.25)
+    lab = _cover([(70, 80), (117, 127)])
+    segs = _merge_same(_segments(_profile(lab, BOX), BOX[1]))
+    assert not _icon(lab, BOX, segs, 0.2)
 
 
 def test_a_lock_of_two_runs_is_an_icon():
@@ -105,3 +111,16 @@ def test_a_tube_left_covered_without_an_icon_is_doubtful():
         assert any(f"tube {k}: read as covered" in p for p in reading.problems)
     assert not reading.ok or not lids
     assert outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
+
+
+def test_a_mark_repeated_down_the_tube_is_no_cover_icon():
+    """A mark whose colour recurs in a run as short elsewhere down the tube is a '?' on
+    every cell, not a cover's one icon (seed 2065: a dark-grey liquid on two dark '?' cells
+    of its shade read as a covered tube); a long run of that colour is no mark."""
+    mark = [_Segment(100, 110, np.array([90.0, 0, 0]))]
+    again = _Segment(150, 160, np.array([92.0, 1, 0]))
+    other = _Segment(150, 160, np.array([40.0, 30, 0]))
+    tall = _Segment(120, 170, np.array([90.0, 0, 0]))
+    assert _repeated(mark, [other, again])
+    assert not _repeated(mark, [other])
+    assert not _repeated(mark, [tall])

@@ -11,6 +11,7 @@ from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
     _centre,
     _common_step,
+    _ghosts,
     _icon,
     _merge_same,
     _more_rows,
@@ -186,3 +187,35 @@ def test_a_badge_at_the_middle_is_a_cover_a_unit_is_not(full_width):
     lab, box, segs = _tube_with_middle(full_width)
     assert len(segs) == 3
     assert _icon(lab, box, segs) is (not full_width)
+
+
+def test_an_added_empty_slot_that_shows_no_tube_is_a_ghost():
+    """Two tubes found and two slots the spacing added, all read empty: the added slot of
+    faint glass stays, the added slot of plain background with no edge at its walls (a
+    photo's patch that differs from the picture beside it, seed 2003) is a ghost; found boxes
+    and slots holding liquid never are, nor a slot whose walls show faint edges (seed 80: a
+    faint tube where the photo changes colour across it is not tinted)."""
+    w, h, y = 40, 180, 100
+    boxes = [(x, y, w, h) for x in (40, 120, 200, 280)]
+    lab = _lab_board([boxes[2]])
+    side = np.zeros(lab.shape[:2], np.float32)  # a smooth picture: no edge anywhere
+    rows = [[(b, False) for b in boxes]]
+    found = {boxes[0], boxes[1]}
+    assert _ghosts(lab, side, rows, found, [[], [], [], []]) == {boxes[3]}
+    assert _ghosts(lab, side, rows, found, [[], [], [], ["red"]]) == set()
+    side[:, [280, 320]] = 0.8  # faint edges at both walls of the slot: an empty tube
+    assert _ghosts(lab, side, rows, found, [[], [], [], []]) == set()
+
+
+def test_one_row_gets_a_second_row_of_faint_tubes_anywhere_clear_of_it():
+    """One row of two tubes found, no step between rows to look at: a centred row of two
+    faint empty tubes of its size and pitch further down is found wherever it stands (seed
+    2097: two rows of two read as one row); a plain picture adds none."""
+    pitch, w, h = 80, 40, 180
+    row = [((round(240 + (j - 0.5) * pitch - w / 2), 60, w, h), False) for j in range(2)]
+    faint = [(b[0], 430, w, h) for b, _ in row]
+    got = _more_rows([row], _lab_board(faint))
+    assert len(got) == 2 and got[0] == row
+    assert [b[0] for b, _ in got[1]] == [b[0] for b in faint]
+    assert abs(got[1][0][0][1] - 430) <= h // 10 and all(odd for _, odd in got[1])
+    assert _more_rows([row], _lab_board([])) == [row]

@@ -117,6 +117,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1067, "a bold '?' at a round bottom cut in two: its lower piece read as a grey unit"),
         (2053, "yellow tops on a yellow gradient: headroom merged into them read as drift"),
         (1116, "a top unit with the headroom's glass merged on top read as drifting glass"),
+        (2065, "a dark-grey liquid on two '?' cells of its shade: their marks read as a cover's"),
+        (1006, "empty tubes the spacing added beside a short row over a photo, silently"),
+        (80, "a faint empty tube where the photo changes colour across it: its walls show"),
+        (2097, "two rows of two faint tubes read as one row: no rows' step to look at"),
+        (2146, "a second row of faint round-bottomed tubes missed: one row read"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

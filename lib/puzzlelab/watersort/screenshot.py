@@ -250,6 +250,8 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
 def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     """`rows`, with a row more above or below when they stand at one vertical step and a
     centred row of faint tubes is seen at that step (see `_row_at`)."""
+    if len(rows) == 1 and len(rows[0]) >= 2:
+        return _second_row(rows, lab)
     if len(rows) < 2:
         return rows
     tops = [row[0][0][1] for row in rows]
@@ -263,6 +265,30 @@ def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     above = _row_at(lab, round(tops[0] - step), size, pitch, most)
     below = _row_at(lab, round(tops[-1] + step), size, pitch, most)
     return [r for r in [above, *rows, below] if r]
+
+
+def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
+    """One row, with a row of faint tubes of its size and pitch (see `_row_at`) above or
+    below it when one is seen: with no second row found there is no step between rows to
+    look at, so every top clear of the row is tried. A row of glass is seen over a run of
+    tops (a slot a little off still shows it); the run's middle is taken, and a run of
+    fewer than three steps (a detail of the picture) is none."""
+    row = rows[0]
+    x, y, w, h = row[0][0]
+    pitch, most = _pitch_hint(rows), len(row)
+    step = max(1, h // 24)
+    clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
+    found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
+    best: list[tuple] = []
+    for n in range(most, 1, -1):
+        tops = [t for t, got in found if len(got) == n]
+        runs = _runs(np.isin(np.array(clear), tops)) if tops else []
+        runs = [(a, b) for a, b in runs if b - a >= 3]
+        if runs:
+            a, b = max(runs, key=lambda r: r[1] - r[0])
+            best = _row_at(lab, clear[(a + b - 1) // 2], (w, h), pitch, n)
+            break
+    return sorted([row, best], key=lambda r: r[0][0][1]) if best else rows
 
 
 def _row_at(lab: np.ndarray, top: int, size: tuple, pitch: float, most: int) -> list[tuple]:
@@ -608,11 +634,17 @@ def _pitch_hint(rows: list[list[tuple]]) -> float:
 def _sided(prof: np.ndarray, box: tuple, above: float = 3.0) -> bool:
     """True when both sides of `box` show edges in a row's side profile, `above` times its
     typical (median) strength: a tube with faint glass and no outline."""
-    x, _, w, _ = box
     base = max(1.0, above * float(np.median(prof)))
+    return _walls(prof, box) > base
+
+
+def _walls(prof: np.ndarray, box: tuple) -> float:
+    """The weaker of the two side edges at a box's walls in a row's side profile (0 for a
+    box off the picture)."""
+    x, _, w, _ = box
     if x < 0 or x + w + 2 > len(prof):
-        return False
-    return min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()) > base
+        return 0.0
+    return float(min(prof[max(0, x - 2) : x + 3].max(), prof[x + w - 3 : x + w + 2].max()))
 
 
 def _stands_out(
@@ -1088,7 +1120,36 @@ def read_screenshot(
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
     flat = _flatten(img, slots, lab)
+    reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
+    found = {b for row in rows for b, _ in row}
+    ghosts = _ghosts(lab, side, filled, found, reading.tubes)
+    if not ghosts:
+        return reading
+    filled = [[s for s in row if s[0] not in ghosts] for row in filled]
+    slots = [s for row in filled for s in row]
+    layout = [len(row) for row in filled]
     return _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
+
+
+def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: list) -> set:
+    """Boxes the rows' spacing added that read as empty yet show no tube: no edge at either
+    wall (side strength under half what `_sided` counts as an edge at all) and no glass
+    tinting the background (`_tinted`). A smooth photo or gradient behind a row differs from
+    the background beside a slot without any tube there; an empty tube, however faint its
+    glass, changes the picture across its walls."""
+    out, k = set(), 0
+    for row in rows:
+        xs = sorted(b[0] for b, _ in row)
+        for box, _ in row:
+            tube, k = tubes[k], k + 1
+            if box in found or tube != [] or len(xs) < 2:
+                continue
+            x, y, w, h = box
+            pitch = min(abs(x - o) for o in xs if o != x)
+            prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+            if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch):
+                out.add(box)
+    return out
 
 
 def _beside(lab: np.ndarray, box: tuple, y0: int, y1: int, room: float) -> np.ndarray | None:
@@ -1706,9 +1767,19 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) 
                 continue
             if max(np.linalg.norm(m.lab - above.lab) for m in mid) < 15:
                 continue
+            if _repeated(mid, segs[:i] + segs[j + 1 :]):
+                continue
             if _narrow(lab, box, (above.y0, above.y1), (y0, y1), (below.y0, below.y1)):
                 return True
     return False
+
+
+def _repeated(mid: list[_Segment], rest: list[_Segment], same: float = 10.0) -> bool:
+    """True when a run of `mid`'s colour (ΔE under `same`), no longer than twice the longest
+    of `mid`, recurs elsewhere down the tube (`rest`): marks drawn on every unit cell (the '?'
+    of hidden units), not the one icon a cover carries."""
+    most = 2 * max(m.length for m in mid)
+    return any(s.length <= most and np.linalg.norm(s.lab - m.lab) < same for s in rest for m in mid)
 
 
 def _narrow(lab: np.ndarray, box: tuple, above: tuple, mid: tuple, below: tuple) -> bool:
