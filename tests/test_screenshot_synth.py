@@ -20,6 +20,9 @@ from puzzlelab.watersort.screenshot import (
     _see_through,
     _Segment,
     _split_marked,
+    _stack,
+    _tall_liquid,
+    _under_liquid,
     outcome,
     self_check,
 )
@@ -114,6 +117,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1089, "a circled '?' counted as two marks: units of half the height, capacity 8 of 4"),
         (1097, "a circled '?' cut into a '?' piece and a grey piece: capacity 7 of 3"),
         (1067, "a bold '?' at a round bottom cut in two: its lower piece read as a grey unit"),
+        (2049, "a bottom unit like the glass under liquid: the whole tube read as empty"),
+        (2152, "a bottom unit like the glass under three units: the tube read as empty"),
+        (2198, "bottom units like the glass (a photo): four full tubes read as empty"),
+        (1159, "a bottom unit like the glass under liquid: a full tube read as empty"),
+        (2057, "a tube read as empty when its bottom unit looked like the glass: capacity 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -166,6 +174,30 @@ def test_a_rare_colour_seen_only_at_tube_tops_may_be_glass():
     assert [len(t) for t in variant] == [1, 1, 1]
     names[2] = ["x", "a"]  # x also under other liquid: a liquid, not glass
     assert _as_glass(tubes, names, 6) == []
+
+
+def test_glass_like_runs_under_tall_liquid_are_liquid():
+    """Liquid never floats: a run taken for glass under a tall liquid run is liquid, the
+    outline across the bottom and a run exactly the glass's colour excepted."""
+    box = (0, 0, 10, 100)
+    segs = [_seg(0, "empty", 1), _seg(12, "liquid", 60), _seg(22, "empty", 9), _seg(32, "empty", 2)]
+    assert _tall_liquid(segs[1], box) and not _tall_liquid(segs[0], box)
+    _under_liquid(segs, box)
+    assert [s.kind for s in segs] == ["empty", "liquid", "liquid", "empty"]
+    short = [_seg(0, "empty", 1), _Segment(12, 17, np.zeros(3), "liquid", glass=60)]
+    short.append(_seg(17, "empty", 9))
+    _under_liquid(short, box)
+    assert short[2].kind == "empty"  # under a sliver (a glint), not under liquid
+
+
+def test_glass_under_liquid_at_the_bottom_is_skipped():
+    """A glass-coloured run under liquid at a tube's bottom ends no stack (liquid never
+    floats); a tube of glass alone stays empty."""
+    box = (0, 0, 10, 100)
+    segs = [_seg(0, "empty", 1), _seg(30, "liquid", 60), _seg(60, "empty", 2)]
+    segs[1].y1, segs[2].y1 = 60, 85  # a tall liquid on glass
+    assert [s.y0 for s in _stack(segs, box)] == [30]
+    assert _stack([_seg(0, "empty", 1), _seg(50, "empty", 2)], box) == []
 
 
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:
