@@ -1318,22 +1318,30 @@ def _choose(per_tube: list, geo: int, covered_idx: list[int], params: ReaderPara
                 return out
             if first is None:
                 first = out
-                variants += _as_glass(tubes, out[0], out[2])
+                variants += _as_glass(tubes, out[0], out[2], geo)
     return first
 
 
 GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may be glass
 
 
-def _as_glass(per_tube: list, names: list, capacity: int) -> list[list]:
+def _as_glass(per_tube: list, names: list, capacity: int, geo: int | None = None) -> list[list]:
     """Per tube segments with the top runs of each rare colour dropped (read as glass), when
-    every unit of that colour sits in such a run: one variant with all of them dropped."""
+    every unit of that colour sits in such a run: one variant with all of them dropped.
+
+    A top run whose top lies on the unit grid at no more than `geo` units (the capacity the
+    tubes' height gives) is a whole unit, no glass: glass read as liquid reaches up to the
+    rim, through the headroom, so its top lies off the grid or above the capacity."""
     counts = Counter(u for t in names if t for u in t if u != HIDDEN)
     rare = {c for c, m in counts.items() if m < capacity}
     tops = {
         k: t[-1]
         for k, t in enumerate(per_tube)
-        if t and t[-1].kind == "liquid" and t[-1].glass < GLASSY and names[k]
+        if t
+        and t[-1].kind == "liquid"
+        and t[-1].glass < GLASSY
+        and names[k]
+        and not _whole_top(t, capacity if geo is None else min(capacity, geo))
     }
     drop = set()
     for c in rare:
@@ -1344,6 +1352,12 @@ def _as_glass(per_tube: list, names: list, capacity: int) -> list[list]:
     if not drop:
         return []
     return [[t[:-1] if k in drop else t for k, t in enumerate(per_tube)]]
+
+
+def _whole_top(segs: list[_Segment], most: int) -> bool:
+    """True when a stack's top run ends on the unit grid (half a unit or nearer) at no more
+    than `most` units: the top of a unit, not of the headroom."""
+    return segs[-1].fit >= 0.5 and sum(s.units for s in segs) <= most
 
 
 MIN_MARGIN = 0.2  # a unit's colour nearer than this (0..1) to the midpoint of two colours
