@@ -20,6 +20,10 @@ from puzzlelab.watersort.screenshot import (
     _see_through,
     _Segment,
     _split_marked,
+    _stack,
+    _tall_liquid,
+    _under_liquid,
+    _whole_top,
     outcome,
     read_screenshot,
     self_check,
@@ -122,6 +126,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (80, "a faint empty tube where the photo changes colour across it: its walls show"),
         (2097, "two rows of two faint tubes read as one row: no rows' step to look at"),
         (2146, "a second row of faint round-bottomed tubes missed: one row read"),
+        (2049, "a bottom unit like the glass under liquid: the whole tube read as empty"),
+        (2152, "a bottom unit like the glass under three units: the tube read as empty"),
+        (2198, "bottom units like the glass (a photo): four full tubes read as empty"),
+        (1159, "a bottom unit like the glass under liquid: a full tube read as empty"),
+        (2057, "a tube read as empty when its bottom unit looked like the glass: capacity 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -164,11 +173,18 @@ def test_a_run_like_glass_between_liquids_is_liquid():
     assert same[1].kind == "empty"  # the glass's own colour: not evidence enough
 
 
+def _glassy_top() -> _Segment:
+    """A top run close to the glass whose top lies off the unit grid (headroom taken in)."""
+    top = _seg(0, "liquid", 20)
+    top.fit = 0.2
+    return top
+
+
 def test_a_rare_colour_seen_only_at_tube_tops_may_be_glass():
     """A colour seen fewer than capacity times, every unit of it a top run close to the glass,
     is offered as glass; a rare colour seen under other liquid is not."""
     bottom = [_seg(20, "liquid", 80, units=2)]
-    tubes = [bottom + [_seg(0, "liquid", 20)], bottom + [_seg(0, "liquid", 20)], list(bottom)]
+    tubes = [bottom + [_glassy_top()], bottom + [_glassy_top()], list(bottom)]
     names = [["a", "a", "x"], ["a", "a", "x"], ["a", "a"]]
     rims = [2.0] * 3
     (variant,) = _as_glass(tubes, names, 6, rims)
@@ -187,6 +203,46 @@ def test_a_top_unit_under_visible_glass_is_not_taken_for_glass():
     got = outcome(board.tubes, board.capacity, board.layout, board.image)
     assert got["outcome"] in ("exact", "flagged"), got
     assert len(read_screenshot(board.image).tubes[0]) == 3
+
+
+def test_a_top_run_ending_on_the_unit_grid_is_no_glass():
+    """A top run whose top sits on the unit grid within the capacity is a whole unit: it is
+    not offered as glass (seed 2053 lost such units silently, '?' cells hid the shortfall);
+    one that ends on the grid above the tubes' capacity may still be glass."""
+    bottom = [_seg(20, "liquid", 80, units=2)]
+    tubes = [bottom + [_seg(0, "liquid", 20)], bottom + [_seg(0, "liquid", 20)], list(bottom)]
+    names = [["a", "a", "x"], ["a", "a", "x"], ["a", "a"]]
+    assert _whole_top(tubes[0], 3) and not _whole_top(tubes[0], 2)
+    rims = [2.0] * 3
+    assert _as_glass(tubes, names, 6, rims, geo=3) == []
+    (variant,) = _as_glass(tubes, names, 6, rims, geo=2)
+    assert [len(t) for t in variant] == [1, 1, 1]
+    tubes[0][-1].fit = 0.2
+    assert not _whole_top(tubes[0], 3)
+
+
+def test_glass_like_runs_under_tall_liquid_are_liquid():
+    """Liquid never floats: a run taken for glass under a tall liquid run is liquid, the
+    outline across the bottom and a run exactly the glass's colour excepted."""
+    box = (0, 0, 10, 100)
+    segs = [_seg(0, "empty", 1), _seg(12, "liquid", 60), _seg(22, "empty", 9), _seg(32, "empty", 2)]
+    assert _tall_liquid(segs[1], box) and not _tall_liquid(segs[0], box)
+    _under_liquid(segs, box)
+    assert [s.kind for s in segs] == ["empty", "liquid", "liquid", "empty"]
+    short = [_seg(0, "empty", 1), _Segment(12, 17, np.zeros(3), "liquid", glass=60)]
+    short.append(_seg(17, "empty", 9))
+    _under_liquid(short, box)
+    assert short[2].kind == "empty"  # under a sliver (a glint), not under liquid
+
+
+def test_glass_under_liquid_at_the_bottom_is_skipped():
+    """A glass-coloured run under liquid at a tube's bottom ends no stack (liquid never
+    floats); a tube of glass alone stays empty."""
+    box = (0, 0, 10, 100)
+    segs = [_seg(0, "empty", 1), _seg(30, "liquid", 60), _seg(60, "empty", 2)]
+    segs[1].y1, segs[2].y1 = 60, 85  # a tall liquid on glass
+    assert [s.y0 for s in _stack(segs, box)] == [30]
+    assert _stack([_seg(0, "empty", 1), _seg(50, "empty", 2)], box) == []
 
 
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:

@@ -1383,7 +1383,7 @@ def _choose(
                 return out
             if first is None:
                 first = out
-                variants += _as_glass(tubes, out[0], out[2], rims)
+                variants += _as_glass(tubes, out[0], out[2], rims, geo)
     return first
 
 
@@ -1391,19 +1391,28 @@ GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may
 RIM_UNITS = 0.15  # glass runs down from the tube's top: a run starting lower is no glass
 
 
-def _as_glass(per_tube: list, names: list, capacity: int, rims: list[float]) -> list[list]:
+def _as_glass(
+    per_tube: list, names: list, capacity: int, rims: list[float], geo: int | None = None
+) -> list[list]:
     """Per tube segments with the top runs of each rare colour dropped (read as glass), when
     every unit of that colour sits in such a run: one variant with all of them dropped.
 
-    Only a run that begins at the tube's top (above `rims[k]`) can be glass: when another
-    colour shows above it, that is the glass, the run a liquid beneath it."""
+    Glass read as liquid reaches up to the rim, through the headroom. So only a run that
+    begins at the tube's top (above `rims[k]`) can be glass: when another colour shows above
+    it, that is the glass, the run a liquid beneath it. And a top run whose top lies on the
+    unit grid at no more than `geo` units (the capacity the tubes' height gives) is a whole
+    unit, no glass."""
     counts = Counter(u for t in names if t for u in t if u != HIDDEN)
     rare = {c for c, m in counts.items() if m < capacity}
     tops = {
         k: t[-1]
         for k, t in enumerate(per_tube)
-        if t and t[-1].kind == "liquid" and t[-1].glass < GLASSY and names[k]
-        if t[-1].y0 <= rims[k]
+        if t
+        and t[-1].kind == "liquid"
+        and t[-1].glass < GLASSY
+        and names[k]
+        and t[-1].y0 <= rims[k]
+        and not _whole_top(t, capacity if geo is None else min(capacity, geo))
     }
     drop = set()
     for c in rare:
@@ -1414,6 +1423,12 @@ def _as_glass(per_tube: list, names: list, capacity: int, rims: list[float]) -> 
     if not drop:
         return []
     return [[t[:-1] if k in drop else t for k, t in enumerate(per_tube)]]
+
+
+def _whole_top(segs: list[_Segment], most: int) -> bool:
+    """True when a stack's top run ends on the unit grid (half a unit or nearer) at no more
+    than `most` units: the top of a unit, not of the headroom."""
+    return segs[-1].fit >= 0.5 and sum(s.units for s in segs) <= most
 
 
 MIN_MARGIN = 0.2  # a unit's colour nearer than this (0..1) to the midpoint of two colours
@@ -1649,6 +1664,7 @@ def _segment_tubes(
             s.kind = "empty"
         _marked_below(images, box, segs)
         _sandwiched(segs)
+        _under_liquid(segs, box)
         raw.append((k, box, segs))
     if "sure" not in marks:
         marks["sure"] = _sure_liquids([r[2] for r in raw if r])
@@ -1697,6 +1713,22 @@ def _sandwiched(segs: list[_Segment], least: float = 4.0) -> None:
         s, up, down = segs[i], segs[i - 1], segs[i + 1]
         if s.kind == "empty" and s.glass >= least and up.kind == "liquid" and down.kind != "empty":
             s.kind = "liquid"
+
+
+def _under_liquid(segs: list[_Segment], box: tuple, least: float = 4.0) -> None:
+    """Read as liquid a run taken for glass that lies anywhere under a tall run of liquid (see
+    `_floating`): liquid never floats, so a unit near the glass colour at a tube's bottom is
+    liquid too. The outline across the bottom is left out. `segs` runs from the top."""
+    tall = [_tall_liquid(s, box) for s in segs]
+    for i, s in enumerate(segs):
+        if s.kind == "empty" and s.glass >= least and any(tall[:i]) and not _bottom_edge(s, box):
+            s.kind = "liquid"
+
+
+def _tall_liquid(seg: _Segment, box: tuple) -> bool:
+    """A run of liquid taller than 8 % of its tube and below the rim (its top tenth)."""
+    _, y, _, h = box
+    return seg.kind == "liquid" and seg.length > 0.08 * h and seg.y0 > y + 0.1 * h
 
 
 def _fine(cut: list[_Segment], prof: np.ndarray, box: tuple, jump: float) -> list[_Segment]:
@@ -1860,8 +1892,7 @@ def _hidden_look(seg: _Segment, fill: np.ndarray | None, symbols: bool = False) 
 def _floating(segs: list[_Segment], box: tuple) -> bool:
     """True when a tall run of liquid sits above empty glass (liquid never floats; the rim at
     the top is not liquid)."""
-    _, y, _, h = box
-    kinds = [s.kind == "liquid" and s.length > 0.08 * h and s.y0 > y + 0.1 * h for s in segs]
+    kinds = [_tall_liquid(s, box) for s in segs]
     empty = [s.kind == "empty" and not _bottom_edge(s, box) for s in segs]
     return any(kinds[i] and any(empty[i + 1 :]) for i in range(len(segs)))
 
@@ -1900,11 +1931,17 @@ def _capacity_from_counts(per_tube: list, capacity: int, join: float = JOIN_DELT
 
 
 def _stack(segs: list[_Segment], box: tuple) -> list[_Segment]:
-    """The liquid (and hidden) segments from the bottom up to the first empty one, bottom first."""
+    """The liquid (and hidden) segments from the bottom up to the first empty one, bottom first.
+
+    Glass at the bottom under a tall run of liquid (see `_tall_liquid`) is no empty space
+    (liquid never floats): the bottom's curve or outline seen as glass. It is skipped, and
+    the units above are counted from the tube's bottom (see `_count_units`)."""
     x, y, w, h = box
     out = []
     body = [s for s in segs if s.y1 <= y + h - 1 or s.length > 0.04 * h]
     while body and _bottom_edge(body[-1], box):
+        body.pop()
+    while body and body[-1].kind == "empty" and any(_tall_liquid(s, box) for s in body):
         body.pop()
     for s in reversed(body):
         if s.kind == "empty":
