@@ -15,10 +15,13 @@ from puzzlelab.watersort.generate import random_deal
 from puzzlelab.watersort.screenshot import (
     DoubtfulReadingError,
     Reading,
+    _like_hidden,
+    _Segment,
     read_screenshot,
     self_check,
     solve_screenshot,
 )
+from puzzlelab.watersort.synth import synth_board
 
 SHOTS = shared_dir("corpora", "watersort", "screenshots")
 
@@ -259,3 +262,34 @@ def test_palette_holds_the_colours_measured_in_the_picture():
     seen = rgb_to_lab(np.array(list(reading.palette.values()), dtype=np.uint8))
     nearest = np.linalg.norm(seen[:, None] - drawn[None], axis=2).min(axis=1)
     assert nearest.max() < 6, nearest
+
+
+def test_a_liquid_in_the_grey_of_unmatched_question_cells_is_doubtful():
+    """When the '?' cells share no one fill (circled marks shift each run's median), a liquid
+    run in the grey of one of them may be a '?' whose mark was missed: its tube is named. A
+    board whose '?' cells share a fill had every run of it searched for marks: no doubt."""
+
+    def seg(kind: str, lab: tuple) -> _Segment:
+        return _Segment(0, 10, np.array(lab, dtype=float), kind)
+
+    tubes = [
+        [seg("hidden", (38, -3, 2)), seg("liquid", (95, -21, -5))],
+        [seg("liquid", (46, -3, 2)), seg("hidden", (35, -3, 2))],
+        [seg("liquid", (82, 1, -3))],  # a light grey liquid, far from every '?' run
+        None,
+    ]
+    assert _like_hidden(tubes, None, False) == [1]
+    assert _like_hidden(tubes, np.array([38.0, -3, 2]), False) == []  # one fill
+    assert _like_hidden(tubes, None, True) == []  # marks on every colour: no '?' grey
+    assert _like_hidden([[seg("liquid", (46, -3, 2))]], None, False) == []  # no '?' at all
+
+
+def test_odd_capacity_with_only_even_runs_is_doubtful():
+    """Seed 1415: five of seven tubes covered, units read at half height: capacity 9 of 4,
+    every run an even number of units. No colour of an odd capacity is made of even runs
+    alone, so the reading says units of twice the height fit as well."""
+    board = synth_board(1415)
+    reading = read_screenshot(board.image)
+    if reading.capacity != board.capacity:
+        assert any("twice the height" in p for p in reading.problems), reading.problems
+        assert not reading.ok

@@ -1329,15 +1329,20 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
                 [],
             )
         )
-    elif runs and capacity % 2 == 0 and all(u % 2 == 0 for u in runs):
+    elif runs and all(u % 2 == 0 for u in runs):
+        either = f"{capacity} or {capacity // 2}" if capacity % 2 == 0 else f"{capacity} (odd)"
         problems.append(
             (
-                f"capacity {capacity} or {capacity // 2}: every colour run is an even number of "
-                "units, so units of twice the height fit the picture as well",
+                f"capacity {either}: every colour run is an even number of units, so units of "
+                "twice the height fit the picture as well",
                 [],
             )
         )
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
+    problems += [
+        (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
+        for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
+    ]
     problems += [
         (f"tube {k}: read as covered, but no cover's icon was found: check it", [k]) for k in unsure
     ]
@@ -1861,6 +1866,9 @@ def _beside_hidden(segs: list[_Segment], fill: np.ndarray | None, symbols: bool)
     return out
 
 
+SAME_FILL = 12.0  # ΔE within which two greys are one '?' fill
+
+
 def _hidden_fill(marked: list[_Segment]) -> np.ndarray | None:
     """The one grey fill of the marked runs (a game draws every '?' alike): the grey shared
     by most of their rows (a big glyph's strokes leave short pieces of lighter grey between
@@ -1870,12 +1878,33 @@ def _hidden_fill(marked: list[_Segment]) -> np.ndarray | None:
         return None
     fills = np.array([s.lab for s in grey])
     rows = np.array([s.length for s in grey], dtype=float)
-    near = np.linalg.norm(fills[:, None] - fills[None], axis=2) < 12
+    near = np.linalg.norm(fills[:, None] - fills[None], axis=2) < SAME_FILL
     share = near @ rows
     best = int(np.argmax(share))
     if share[best] < 0.75 * rows.sum():
         return None
     return np.median(fills[near[best]], axis=0)
+
+
+def _like_hidden(per_tube: list, fill: np.ndarray | None, symbols: bool) -> list[int]:
+    """Tubes holding a liquid run in the grey of a '?' run (within `SAME_FILL` ΔE), when the
+    '?' cells share no one fill: a '?' whose mark was missed reads as just such a liquid. With
+    one fill, every run of it has been looked at cell by cell for marks (`_split_marked`)."""
+    if symbols or fill is not None:
+        return []
+    greys = [s.lab for t in per_tube if t for s in t if s.kind == "hidden" and _neutral(s)]
+    if not greys:
+        return []
+    greys = np.array(greys, dtype=float)
+    return [
+        k
+        for k, t in enumerate(per_tube)
+        if t
+        and any(
+            s.kind == "liquid" and np.linalg.norm(greys - s.lab, axis=1).min() < SAME_FILL
+            for s in t
+        )
+    ]
 
 
 def _hidden_look(seg: _Segment, fill: np.ndarray | None, symbols: bool = False) -> bool:
