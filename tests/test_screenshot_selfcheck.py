@@ -293,3 +293,14 @@ def test_odd_capacity_with_only_even_runs_is_doubtful():
     if reading.capacity != board.capacity:
         assert any("twice the height" in p for p in reading.problems), reading.problems
         assert not reading.ok
+
+
+def test_rows_of_very_different_lengths_are_doubtful():
+    """Seed 1490: one row of six read as a row of one above a row of six, the units shifted
+    between tubes, every colour still counted four times. Games share tubes evenly between
+    rows (the shared screenshots' rows differ by one at most), so the reading says so."""
+    board = synth_board(1490)
+    reading = read_screenshot(board.image)
+    if reading.layout != board.layout:
+        assert any(p.startswith("rows of") for p in reading.problems), reading.problems
+        assert not reading.ok

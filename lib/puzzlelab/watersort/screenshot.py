@@ -1339,6 +1339,14 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             )
         )
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
+    if len(layout) > 1 and max(layout) - min(layout) > 1:
+        problems.append(
+            (
+                f"rows of {min(layout)} and {max(layout)} tubes: games share tubes evenly "
+                "between rows, so a row may be invented or tubes missed",
+                [],
+            )
+        )
     problems += [
         (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
