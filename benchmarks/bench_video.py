@@ -129,6 +129,12 @@ against 0.25-0.37 s of decoding) and scale 1 (decode 0.15-0.22 s, so the per-fra
 5.9-6.5): 500 of 500 exact at 1.20x decode CPU (17.9 s against 21.5 s; the other run of the
 pair 30.7 against 21.2 s under a burst of load).
 
+2026-11-27, after merging, with a second baseline: since the reader decodes to grey, part 2
+also times a grey-only decode of each file (no conversion to colour) and prints both ratios.
+One run (load 4.5-6): 18 of 18 exact, no row flagged; vs decoding: clean 1.03x, every
+degraded file 0.68-1.68x (slowest all at once); vs grey-only decoding, the stricter floor:
+clean 0.75x, degraded 0.63-1.06x (slowest scale 0.5 0.63, all at once 0.63, scale 1 0.66).
+
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]
 """
