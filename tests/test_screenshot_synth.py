@@ -131,6 +131,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2198, "bottom units like the glass (a photo): four full tubes read as empty"),
         (1159, "a bottom unit like the glass under liquid: a full tube read as empty"),
         (2057, "a tube read as empty when its bottom unit looked like the glass: capacity 5"),
+        (2012, "a row's faint glass tops missed, its boxes short: full tubes read as covered"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

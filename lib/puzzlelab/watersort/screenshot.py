@@ -1618,7 +1618,9 @@ def _read_missed(
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
     with an icon, or with colour above empty space (a cover's sliver at the bottom) stays
-    covered (None). Returns the slots left covered with no icon seen: doubtful."""
+    covered (None); a full tube is at most what the board's tubes hold or what the slot's own
+    box fits (a row's boxes may come out taller than another row's, whose tops of faint glass
+    were missed). Returns the slots left covered with no icon seen: doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
@@ -1634,11 +1636,16 @@ def _read_missed(
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
-        if not floats and sum(s.units for s in segs) <= limit:
+        if not floats and sum(s.units for s in segs) <= max(limit, _fits(box, unit, offset)):
             per_tube[k] = segs
         else:
             unsure.append(k)
     return unsure
+
+
+def _fits(box: tuple, unit: float, offset: float) -> int:
+    """Units a tube of `box`'s height holds (headroom 0.2 to 1.1 units, as for the board)."""
+    return max(2, round((box[3] - offset) / unit - 0.6))
 
 
 def _segment_tubes(
