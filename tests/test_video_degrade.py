@@ -230,6 +230,19 @@ def cover_cells(source, target, truth, opening: int, cells=(0, 4), since="frame"
     x, y, side = truth.attrs["board"]
     c = side // 3
     row = truth.iloc[opening]
+
+    def paint(frame: np.ndarray, k: int) -> np.ndarray:
+        if row[since] <= k <= row["end_frame"]:
+            for cell in cells:
+                r, q = divmod(cell, 3)
+                frame[y + r * c : y + (r + 1) * c, x + q * c : x + (q + 1) * c] = 128
+        return frame
+
+    _rewrite(source, target, paint)
+
+
+def _rewrite(source, target, paint) -> None:
+    """Copy a recording frame by frame as mp4v, each frame passed through paint(frame, k)."""
     cap = cv2.VideoCapture(str(source))
     out = cv2.VideoWriter(str(target), cv2.VideoWriter_fourcc(*"mp4v"), 30.0, SIZE)
     k = 0
@@ -237,11 +250,7 @@ def cover_cells(source, target, truth, opening: int, cells=(0, 4), since="frame"
         ok, frame = cap.read()
         if not ok:
             break
-        if row[since] <= k <= row["end_frame"]:
-            for cell in cells:
-                r, q = divmod(cell, 3)
-                frame[y + r * c : y + (r + 1) * c, x + q * c : x + (q + 1) * c] = 128
-        out.write(frame)
+        out.write(paint(frame, k))
         k += 1
     cap.release()
     out.release()
@@ -253,20 +262,14 @@ def touch_puzzles(source, target, truth, at, radius, colour, alpha, frames=3) ->
     x, y, side = truth.attrs["board"]
     centre = (int(round(x + at[0] * side)), int(round(y + at[1] * side)))
     starts = truth["frame"].tolist()
-    cap = cv2.VideoCapture(str(source))
-    out = cv2.VideoWriter(str(target), cv2.VideoWriter_fourcc(*"mp4v"), 30.0, SIZE)
-    k = 0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
+
+    def paint(frame: np.ndarray, k: int) -> np.ndarray:
         if any(s <= k < s + frames for s in starts):
             over = cv2.circle(frame.copy(), centre, int(round(radius * side)), colour, -1)
             frame = cv2.addWeighted(over, alpha, frame, 1 - alpha, 0)
-        out.write(frame)
-        k += 1
-    cap.release()
-    out.release()
+        return frame
+
+    _rewrite(source, target, paint)
 
 
 @pytest.mark.parametrize(
