@@ -15,8 +15,10 @@ from puzzlelab.watersort.generate import random_deal
 from puzzlelab.watersort.screenshot import (
     DoubtfulReadingError,
     Reading,
+    _even_runs,
     _like_hidden,
     _Segment,
+    _uneven_rows,
     read_screenshot,
     self_check,
     solve_screenshot,
@@ -304,3 +306,19 @@ def test_rows_of_very_different_lengths_are_doubtful():
     if reading.layout != board.layout:
         assert any(p.startswith("rows of") for p in reading.problems), reading.problems
         assert not reading.ok
+
+
+def test_shape_doubts_on_their_own():
+    """The two doubts a reading's shape raises, on given runs and rows: all runs even (either
+    capacity, or an odd one no colour can fill), and rows differing by more than one tube."""
+    assert _even_runs([2, 4, 2], 4) == [
+        "capacity 4 or 2: every colour run is an even number of units, so units of twice the "
+        "height fit the picture as well"
+    ]
+    assert "capacity 9 (odd)" in _even_runs([2, 2, 4], 9)[0]
+    assert _even_runs([2, 1, 2], 4) == [] and _even_runs([], 4) == []
+    assert _uneven_rows([1, 6]) == [
+        "rows of 1 and 6 tubes: games share tubes evenly between rows, so a row may be "
+        "invented or tubes missed"
+    ]
+    assert _uneven_rows([7, 6]) == [] and _uneven_rows([5]) == [] and _uneven_rows([3, 3, 2]) == []

@@ -1314,7 +1314,7 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
-    geo = max(2, round((height - offset) / unit - 0.6))  # headroom 0.2 to 1.1 units
+    geo = _fits((0, 0, 0, height), unit, offset)  # headroom 0.2 to 1.1 units
     unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
@@ -1329,24 +1329,10 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
                 [],
             )
         )
-    elif runs and all(u % 2 == 0 for u in runs):
-        either = f"{capacity} or {capacity // 2}" if capacity % 2 == 0 else f"{capacity} (odd)"
-        problems.append(
-            (
-                f"capacity {either}: every colour run is an even number of units, so units of "
-                "twice the height fit the picture as well",
-                [],
-            )
-        )
+    else:
+        problems += [(text, []) for text in _even_runs(runs, capacity)]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
-    if len(layout) > 1 and max(layout) - min(layout) > 1:
-        problems.append(
-            (
-                f"rows of {min(layout)} and {max(layout)} tubes: games share tubes evenly "
-                "between rows, so a row may be invented or tubes missed",
-                [],
-            )
-        )
+    problems += [(text, []) for text in _uneven_rows(layout)]
     problems += [
         (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
@@ -1374,6 +1360,28 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
         size=(int(shape[1]), int(shape[0])),
         doubtful=sorted({k for _, ks in problems for k in ks}),
     )
+
+
+def _even_runs(runs: list[int], capacity: int) -> list[str]:
+    """The doubt when every colour run is an even number of units: units of twice the height
+    fit the picture as well (and no colour of an odd capacity is made of even runs alone)."""
+    if not runs or any(u % 2 for u in runs):
+        return []
+    either = f"{capacity} or {capacity // 2}" if capacity % 2 == 0 else f"{capacity} (odd)"
+    return [
+        f"capacity {either}: every colour run is an even number of units, so units of twice "
+        "the height fit the picture as well"
+    ]
+
+
+def _uneven_rows(layout: list[int]) -> list[str]:
+    """The doubt when rows' tube counts differ by more than one: games share tubes evenly."""
+    if len(layout) < 2 or max(layout) - min(layout) <= 1:
+        return []
+    return [
+        f"rows of {min(layout)} and {max(layout)} tubes: games share tubes evenly between "
+        "rows, so a row may be invented or tubes missed"
+    ]
 
 
 def _choose(
