@@ -134,6 +134,11 @@ also times a grey-only decode of each file (no conversion to colour) and prints 
 One run (load 4.5-6): 18 of 18 exact, no row flagged; vs decoding: clean 1.03x, every
 degraded file 0.68-1.68x (slowest all at once); vs grey-only decoding, the stricter floor:
 clean 0.75x, degraded 0.63-1.06x (slowest scale 0.5 0.63, all at once 0.63, scale 1 0.66).
+Again on e18bee7, 2026-11-27 06:00, one run at load 4.7-5.6 (three screenshot helpers
+sweeping beside it): 18 of 18 exact, no row flagged; vs decoding: clean 1.27x, degraded
+0.52-1.56x (slowest all at once 0.52, scale 1 0.61); vs grey-only decoding: clean 0.87x,
+degraded 0.51-1.16x (all at once 0.51, scale 1 0.60). Both targets hold against either
+baseline in this run; the all-at-once file is the one with least margin.
 
     python benchmarks/bench_video.py [--openings 500] [--baseline-frames N] [--no-baseline]
                                      [--sweep-openings 30] [--no-sweep] [--only-sweep]
