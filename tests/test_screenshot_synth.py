@@ -132,6 +132,15 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1159, "a bottom unit like the glass under liquid: a full tube read as empty"),
         (2057, "a tube read as empty when its bottom unit looked like the glass: capacity 5"),
         (2012, "a row's faint glass tops missed, its boxes short: full tubes read as covered"),
+        (1364, "two full tubes the spacing added read as covered: headroom read as a unit"),
+        (1441, "a tube beside banners read as covered: its headroom read as one unit more"),
+        (1462, "a tube among banners read as covered: its headroom read as a fifth unit"),
+        (1498, "a full tube in a slot the spacing added read as covered: a unit too many"),
+        (2017, "a tube read as covered: its halo-puffed box reaches below its round bottom"),
+        (2119, "a tube on a photo read as covered: its headroom read as a seventh unit"),
+        (2144, "a tube on a photo read as covered: its headroom read as a fifth unit"),
+        (2153, "a tube read as covered: its box reaches below its round bottom"),
+        (2172, "a full tube read as covered: its thin headroom read as a fifth unit"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

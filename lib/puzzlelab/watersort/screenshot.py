@@ -1626,9 +1626,11 @@ def _read_missed(
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
     with an icon, or with colour above empty space (a cover's sliver at the bottom) stays
-    covered (None); a full tube is at most what the board's tubes hold or what the slot's own
-    box fits (a row's boxes may come out taller than another row's, whose tops of faint glass
-    were missed). Returns the slots left covered with no icon seen: doubtful."""
+    covered (None) when a cover's body shows (see `_cover_body`), else it is read as it is
+    and the board's invariant judges it; a full tube is at most what the board's tubes hold
+    or what the slot's own box fits (a row's boxes may come out taller than another row's,
+    whose tops of faint glass were missed). Returns the slots left covered with no icon seen:
+    doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
@@ -1644,11 +1646,35 @@ def _read_missed(
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
-        if not floats and sum(s.units for s in segs) <= max(limit, _fits(box, unit, offset)):
-            per_tube[k] = segs
-        else:
+        most = max(limit, _fits(box, unit, offset))
+        too_much = floats or sum(s.units for s in segs) > most
+        if too_much and _cover_body(images[1], box, params.jump, max(3.0, 0.35 * unit)):
             unsure.append(k)
+        else:
+            per_tube[k] = _headroom_dropped(segs, box, unit, most)
     return unsure
+
+
+def _headroom_dropped(segs: list[_Segment], box: tuple, unit: float, most: int) -> list:
+    """A slot's stack (bottom first) without its top run when that run begins at the slot's
+    top (glass runs down from the rim: see `RIM_UNITS`) and the stack holds more than `most`
+    units with it, at most without it: the headroom's glass over a picture read as a unit."""
+    if not segs or sum(s.units for s in segs) <= most:
+        return segs
+    if segs[-1].y0 <= box[1] + RIM_UNITS * unit and sum(s.units for s in segs[:-1]) <= most:
+        return segs[:-1]
+    return segs
+
+
+def _cover_body(flat: np.ndarray, box: tuple, jump: float, min_len: float) -> bool:
+    """True when the colour at a slot's top runs over two thirds of its rows (ΔE under
+    `jump`): a curtain or banner hides the tube from its top in one colour, an icon or a
+    sliver of liquid cutting it. A full tube whose headroom reads as one more unit, or whose
+    box reaches below its bottom, shows its units' colours, one unit tall each."""
+    prof = _profile(flat, box)
+    segs = _merge_short(_segments(prof, box[1], jump), prof, box[1], min_len)
+    body = sum(s.length for s in segs if np.linalg.norm(s.lab - segs[0].lab) < jump)
+    return body >= 2 / 3 * box[3]
 
 
 def _fits(box: tuple, unit: float, offset: float) -> int:
