@@ -11,6 +11,7 @@ from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
     _centre,
     _common_step,
+    _even,
     _ghosts,
     _icon,
     _merge_same,
@@ -219,3 +220,10 @@ def test_one_row_gets_a_second_row_of_faint_tubes_anywhere_clear_of_it():
     assert [b[0] for b, _ in got[1]] == [b[0] for b in faint]
     assert abs(got[1][0][0][1] - 430) <= h // 10 and all(odd for _, odd in got[1])
     assert _more_rows([row], _lab_board([])) == [row]
+
+
+def test_rows_are_even_when_no_row_is_alone_or_two_tubes_shorter():
+    """Games share tubes evenly between rows of two or more: rows of 1 and 1, 4 and 2 and
+    2, or 5 and 3 are no game's; 7 and 7, 5 and 4, a single row of 3 are."""
+    assert _even([7, 7]) and _even([5, 4]) and _even([3]) and _even([4, 5])
+    assert not _even([1, 1]) and not _even([4, 2, 2]) and not _even([5, 3]) and not _even([])

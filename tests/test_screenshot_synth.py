@@ -141,6 +141,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2144, "a tube on a photo read as covered: its headroom read as a fifth unit"),
         (2153, "a tube read as covered: its box reaches below its round bottom"),
         (2172, "a full tube read as covered: its thin headroom read as a fifth unit"),
+        (1244, "outlines puffed on a tiny picture: rows of 4, 2 and 2 for the comb's 7 and 7"),
+        (1276, "doodles on the outlines: two rows of one tube, silently, for two rows of two"),
+        (1317, "rows of 5 and 3 from the outlines for the comb's 5 and 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

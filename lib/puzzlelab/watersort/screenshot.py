@@ -233,7 +233,8 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
     (any number when every outline box was odd: none showed the tubes' size), holds the
     tubes the outlines found and spaces them alike; and a row of faint tubes at the rows'
-    step (see `_more_rows`)."""
+    step (see `_more_rows`). The comb's rows are also taken when the outlines' share tubes
+    in a way no game does and the comb's, as many tubes or more, do not (see `_even`)."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
@@ -244,7 +245,20 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     more = _count(comb, lab, side) > _count(outline, lab, side) or not matched
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
-    return _more_rows(comb if pick else outline, lab)
+    rows = _more_rows(comb if pick else outline, lab)
+    if pick:
+        return rows
+    mine = [len(row) for row in _assemble(rows, lab, side, [])]
+    if _even(mine):
+        return rows
+    other = _more_rows(comb, lab)
+    theirs = [len(row) for row in _assemble(other, lab, side, [])]
+    return other if _even(theirs) and sum(theirs) >= sum(mine) else rows
+
+
+def _even(layout: list[int]) -> bool:
+    """True when rows share tubes as games do: two or more in each, counts at most one apart."""
+    return bool(layout) and min(layout) >= 2 and max(layout) - min(layout) <= 1
 
 
 def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
