@@ -21,6 +21,7 @@ from puzzlelab.watersort.screenshot import (
     _segments,
     _sided,
     _span,
+    _stacked,
     _tinted,
     find_tubes,
 )
@@ -227,3 +228,17 @@ def test_rows_are_even_when_no_row_is_alone_or_two_tubes_shorter():
     2, or 5 and 3 are no game's; 7 and 7, 5 and 4, a single row of 3 are."""
     assert _even([7, 7]) and _even([5, 4]) and _even([3]) and _even([4, 5])
     assert not _even([1, 1]) and not _even([4, 2, 2]) and not _even([5, 3]) and not _even([])
+
+
+def test_rows_are_stacked_apart_at_one_step():
+    """Rows stand one below the other without sharing image rows, at one vertical step:
+    outlines of one row's liquid and of its whole tubes, found as two rows that overlap, or
+    rows 124 and 274 pixels apart, are no game's rows; two rows, or three at one step, are."""
+
+    def rows(*spans: tuple[int, int]) -> list[list[tuple]]:
+        return [[((10, top, 30, h), False), ((60, top, 30, h), False)] for top, h in spans]
+
+    assert _stacked(rows((100, 150))) and _stacked(rows((100, 150), (400, 150)))
+    assert _stacked(rows((100, 150), (300, 150), (505, 150)))
+    assert not _stacked(rows((312, 119), (357, 111)))
+    assert not _stacked(rows((146, 58), (270, 52), (544, 41)))

@@ -144,6 +144,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1244, "outlines puffed on a tiny picture: rows of 4, 2 and 2 for the comb's 7 and 7"),
         (1276, "doodles on the outlines: two rows of one tube, silently, for two rows of two"),
         (1317, "rows of 5 and 3 from the outlines for the comb's 5 and 5"),
+        (1490, "outline rows of 1 and 6 that share image rows, for the comb's one row of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -234,7 +234,9 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     (any number when every outline box was odd: none showed the tubes' size), holds the
     tubes the outlines found and spaces them alike; and a row of faint tubes at the rows'
     step (see `_more_rows`). The comb's rows are also taken when the outlines' share tubes
-    in a way no game does and the comb's, as many tubes or more, do not (see `_even`)."""
+    in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
+    when the outlines' rows are stacked as no game stacks them (see `_stacked`: their count
+    then means nothing) and the comb's are not."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
@@ -248,17 +250,30 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     rows = _more_rows(comb if pick else outline, lab)
     if pick:
         return rows
-    mine = [len(row) for row in _assemble(rows, lab, side, [])]
-    if _even(mine):
+    mine = _assemble(rows, lab, side, [])
+    stacked = _stacked(mine)
+    if _even([len(row) for row in mine]) and stacked:
         return rows
     other = _more_rows(comb, lab)
-    theirs = [len(row) for row in _assemble(other, lab, side, [])]
-    return other if _even(theirs) and sum(theirs) >= sum(mine) else rows
+    theirs = _assemble(other, lab, side, [])
+    if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
+        return rows
+    return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
 
 
 def _even(layout: list[int]) -> bool:
     """True when rows share tubes as games do: two or more in each, counts at most one apart."""
     return bool(layout) and min(layout) >= 2 and max(layout) - min(layout) <= 1
+
+
+def _stacked(rows: list[list[tuple]]) -> bool:
+    """True when rows of (box, doubtful) slots stand as games stack them: each below the one
+    above it, not sharing its image rows, at one vertical step (within 20 %)."""
+    spans = [(row[0][0][1], row[0][0][1] + row[0][0][3]) for row in rows if row]
+    if any(top < above[1] for above, (top, _) in zip(spans, spans[1:], strict=False)):
+        return False
+    steps = np.diff([top for top, _ in spans])
+    return len(steps) < 2 or bool(np.abs(steps - np.median(steps)).max() <= 0.2 * np.median(steps))
 
 
 def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
