@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from puzzlelab.watersort.screenshot import (
+    _cover_body,
     _fine,
+    _headroom_dropped,
     _icon,
     _merge_same,
     _merge_short,
@@ -124,3 +126,33 @@ def test_a_mark_repeated_down_the_tube_is_no_cover_icon():
     assert _repeated(mark, [other, again])
     assert not _repeated(mark, [other])
     assert not _repeated(mark, [tall])
+
+
+def test_a_cover_body_runs_from_the_slot_top_over_two_thirds_of_it():
+    """A flat cover with a badge at its middle shows its colour from the slot's top over most
+    of its rows: a cover's body. A full tube of one-unit runs whose headroom reads as one more
+    unit (the same colour as the gaps) shows no such body, even with the background again
+    below its bottom (a box reaching below the tube)."""
+    flat = _cover([(70, 86)])
+    assert _cover_body(flat, BOX, 9.0, 6.0)
+    tube = np.zeros((200, 80, 3), np.float32)
+    tube[:, :] = (50, 40, -20)
+    x, y, w, h = BOX
+    colours = [(30, 60, 40), (80, -40, 60), (60, 0, -50), (40, 30, 30)]
+    for k, colour in enumerate(colours):  # four units of 34 rows under 14 rows of headroom
+        tube[y + 14 + 34 * k : y + 48 + 34 * k, x : x + w] = colour
+    tube[y + h - 10 : y + h, x : x + w] = (50, 40, -20)  # the background under the bottom
+    assert not _cover_body(tube, BOX, 9.0, 6.0)
+
+
+def test_a_slot_overfull_by_its_top_run_at_the_rim_drops_it():
+    """A slot read one unit over what a tube holds, its top run starting at the slot's top:
+    that run is the headroom's glass read as a unit, and is dropped. A top run that starts
+    lower, or a stack still overfull without it, is kept for the invariant to judge."""
+    x, y, w, h = BOX
+    stack = [_Segment(y + 40 * (3 - k), y + 40 * (4 - k), np.zeros(3), units=1) for k in range(4)]
+    assert _headroom_dropped(stack, BOX, 40.0, 3) == stack[:3]
+    assert _headroom_dropped(stack, BOX, 40.0, 4) == stack
+    low = stack[:3] + [_Segment(y + 20, y + 40, np.zeros(3), units=1)]
+    assert _headroom_dropped(low, BOX, 40.0, 3) == low
+    assert _headroom_dropped(stack, BOX, 40.0, 2) == stack

@@ -11,6 +11,7 @@ from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
     _centre,
     _common_step,
+    _even,
     _ghosts,
     _icon,
     _merge_same,
@@ -20,6 +21,7 @@ from puzzlelab.watersort.screenshot import (
     _segments,
     _sided,
     _span,
+    _stacked,
     _tinted,
     find_tubes,
 )
@@ -219,3 +221,24 @@ def test_one_row_gets_a_second_row_of_faint_tubes_anywhere_clear_of_it():
     assert [b[0] for b, _ in got[1]] == [b[0] for b in faint]
     assert abs(got[1][0][0][1] - 430) <= h // 10 and all(odd for _, odd in got[1])
     assert _more_rows([row], _lab_board([])) == [row]
+
+
+def test_rows_are_even_when_no_row_is_alone_or_two_tubes_shorter():
+    """Games share tubes evenly between rows of two or more: rows of 1 and 1, 4 and 2 and
+    2, or 5 and 3 are no game's; 7 and 7, 5 and 4, a single row of 3 are."""
+    assert _even([7, 7]) and _even([5, 4]) and _even([3]) and _even([4, 5])
+    assert not _even([1, 1]) and not _even([4, 2, 2]) and not _even([5, 3]) and not _even([])
+
+
+def test_rows_are_stacked_apart_at_one_step():
+    """Rows stand one below the other without sharing image rows, at one vertical step:
+    outlines of one row's liquid and of its whole tubes, found as two rows that overlap, or
+    rows 124 and 274 pixels apart, are no game's rows; two rows, or three at one step, are."""
+
+    def rows(*spans: tuple[int, int]) -> list[list[tuple]]:
+        return [[((10, top, 30, h), False), ((60, top, 30, h), False)] for top, h in spans]
+
+    assert _stacked(rows((100, 150))) and _stacked(rows((100, 150), (400, 150)))
+    assert _stacked(rows((100, 150), (300, 150), (505, 150)))
+    assert not _stacked(rows((312, 119), (357, 111)))
+    assert not _stacked(rows((146, 58), (270, 52), (544, 41)))

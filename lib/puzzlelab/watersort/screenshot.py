@@ -233,7 +233,10 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
     (any number when every outline box was odd: none showed the tubes' size), holds the
     tubes the outlines found and spaces them alike; and a row of faint tubes at the rows'
-    step (see `_more_rows`)."""
+    step (see `_more_rows`). The comb's rows are also taken when the outlines' share tubes
+    in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
+    when the outlines' rows are stacked as no game stacks them (see `_stacked`: their count
+    then means nothing) and the comb's are not."""
     shapes = _shapes(img)
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
@@ -244,7 +247,33 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     more = _count(comb, lab, side) > _count(outline, lab, side) or not matched
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
-    return _more_rows(comb if pick else outline, lab)
+    rows = _more_rows(comb if pick else outline, lab)
+    if pick:
+        return rows
+    mine = _assemble(rows, lab, side, [])
+    stacked = _stacked(mine)
+    if _even([len(row) for row in mine]) and stacked:
+        return rows
+    other = _more_rows(comb, lab)
+    theirs = _assemble(other, lab, side, [])
+    if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
+        return rows
+    return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
+
+
+def _even(layout: list[int]) -> bool:
+    """True when rows share tubes as games do: two or more in each, counts at most one apart."""
+    return bool(layout) and min(layout) >= 2 and max(layout) - min(layout) <= 1
+
+
+def _stacked(rows: list[list[tuple]]) -> bool:
+    """True when rows of (box, doubtful) slots stand as games stack them: each below the one
+    above it, not sharing its image rows, at one vertical step (within 20 %)."""
+    spans = [(row[0][0][1], row[0][0][1] + row[0][0][3]) for row in rows if row]
+    if any(top < above[1] for above, (top, _) in zip(spans, spans[1:], strict=False)):
+        return False
+    steps = np.diff([top for top, _ in spans])
+    return len(steps) < 2 or bool(np.abs(steps - np.median(steps)).max() <= 0.2 * np.median(steps))
 
 
 def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
@@ -1626,9 +1655,11 @@ def _read_missed(
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
     with an icon, or with colour above empty space (a cover's sliver at the bottom) stays
-    covered (None); a full tube is at most what the board's tubes hold or what the slot's own
-    box fits (a row's boxes may come out taller than another row's, whose tops of faint glass
-    were missed). Returns the slots left covered with no icon seen: doubtful."""
+    covered (None) when a cover's body shows (see `_cover_body`), else it is read as it is
+    and the board's invariant judges it; a full tube is at most what the board's tubes hold
+    or what the slot's own box fits (a row's boxes may come out taller than another row's,
+    whose tops of faint glass were missed). Returns the slots left covered with no icon seen:
+    doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     for k, (box, filled) in enumerate(slots):
@@ -1644,11 +1675,35 @@ def _read_missed(
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
-        if not floats and sum(s.units for s in segs) <= max(limit, _fits(box, unit, offset)):
-            per_tube[k] = segs
-        else:
+        most = max(limit, _fits(box, unit, offset))
+        too_much = floats or sum(s.units for s in segs) > most
+        if too_much and _cover_body(images[1], box, params.jump, max(3.0, 0.35 * unit)):
             unsure.append(k)
+        else:
+            per_tube[k] = _headroom_dropped(segs, box, unit, most)
     return unsure
+
+
+def _headroom_dropped(segs: list[_Segment], box: tuple, unit: float, most: int) -> list:
+    """A slot's stack (bottom first) without its top run when that run begins at the slot's
+    top (glass runs down from the rim: see `RIM_UNITS`) and the stack holds more than `most`
+    units with it, at most without it: the headroom's glass over a picture read as a unit."""
+    if not segs or sum(s.units for s in segs) <= most:
+        return segs
+    if segs[-1].y0 <= box[1] + RIM_UNITS * unit and sum(s.units for s in segs[:-1]) <= most:
+        return segs[:-1]
+    return segs
+
+
+def _cover_body(flat: np.ndarray, box: tuple, jump: float, min_len: float) -> bool:
+    """True when the colour at a slot's top runs over two thirds of its rows (ΔE under
+    `jump`): a curtain or banner hides the tube from its top in one colour, an icon or a
+    sliver of liquid cutting it. A full tube whose headroom reads as one more unit, or whose
+    box reaches below its bottom, shows its units' colours, one unit tall each."""
+    prof = _profile(flat, box)
+    segs = _merge_short(_segments(prof, box[1], jump), prof, box[1], min_len)
+    body = sum(s.length for s in segs if np.linalg.norm(s.lab - segs[0].lab) < jump)
+    return body >= 2 / 3 * box[3]
 
 
 def _fits(box: tuple, unit: float, offset: float) -> int:
