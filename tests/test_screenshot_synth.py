@@ -10,11 +10,14 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _glass_above,
     _hidden_fill,
     _join_cell_pieces,
     _least_unit,
     _mark_like,
     _pick_unit,
+    _rim_doubts,
+    _rim_glass,
     _row_groups,
     _sandwiched,
     _see_through,
@@ -145,6 +148,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1276, "doodles on the outlines: two rows of one tube, silently, for two rows of two"),
         (1317, "rows of 5 and 3 from the outlines for the comb's 5 and 5"),
         (1490, "outline rows of 1 and 6 that share image rows, for the comb's one row of 6"),
+        (1153, "glass at a tube's rim over a photo read as a unit of its own: capacity 4 of 3"),
+        (1161, "a top unit with the headroom's glass on it counted two units: capacity 5 of 4"),
+        (1320, "a top unit and the glass above it up to the rim, two units: capacity 5 of 4"),
+        (1437, "glass at a tube's rim over a photo read as a fifth unit: capacity 5 of 4"),
+        (1474, "glass at the rims of two tubes over a photo read as liquid: capacity 7 of 6"),
+        (1475, "glass at a tube's rim read as a fifth unit, silently (covers): capacity 5 of 4"),
+        (2000, "full tubes up to the tops of short boxes: their top units are no glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -233,6 +243,60 @@ def test_a_top_run_ending_on_the_unit_grid_is_no_glass():
     assert [len(t) for t in variant] == [1, 1, 1]
     tubes[0][-1].fit = 0.2
     assert not _whole_top(tubes[0], 3)
+
+
+def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
+    """No liquid fills a tube to its rim: in a stack of more units than the tubes' height
+    gives, a top run that starts at the rim with its top off the unit grid is cut down to
+    the units left (a liquid with the headroom's glass on it); one on the grid is dropped
+    when its colour is seen nowhere else (glass alone), kept when it is a liquid's. A run
+    starting below the rim, or a stack within the capacity, is left as read."""
+    bottom = [_seg(40, "liquid", 80, units=2)]
+    top = _seg(0, "liquid", 20, units=2)
+    top.fit = 0.3
+    tubes = [bottom + [top], list(bottom), None]
+    names = [["a", "a", "b", "b"], ["a", "a"], None]
+    rims = [2.0, 2.0, 2.0]
+    (cut,) = _rim_glass(tubes, names, 3, rims)
+    assert [s.units for s in cut[0]] == [2, 1] and cut[1] is tubes[1] and cut[2] is None
+    assert tubes[0][-1].units == 2  # the reading's own segments are left alone
+    (dropped,) = _rim_glass(tubes, names, 2, rims)  # no unit left for it: glass alone
+    assert [s.units for s in dropped[0]] == [2]
+    names[1] = ["a", "b"]  # b is also seen below the rim: a liquid, kept
+    assert _rim_glass(tubes, names, 2, rims) == []
+    top.fit = 0.9  # on the grid: a whole run, cut only if it is glass alone
+    assert _rim_glass(tubes, names, 3, rims) == []
+    assert _rim_glass(tubes, names, 3, [-1.0] * 3) == []  # the run starts below the rim
+    assert _rim_glass(tubes, names, 4, rims) == []  # the stack fits the tubes
+    tubes[1] = bottom + [top]  # every tube overflows at the rim: the boxes are short
+    assert _rim_glass(tubes, [["a", "a", "b", "b"]] * 2 + [None], 3, rims) == []
+
+
+def test_glass_above_a_box_shows_its_top_is_no_rim():
+    """Tinted glass going on above a box (its faint top cut off) is seen; a box whose top is
+    the tube's top, or a picture that changes across the tube, is not taken for glass."""
+    lab = np.zeros((100, 60, 3))
+    lab[..., 0] = 50.0
+    lab[20:90, 20:40] = [56.0, 4.0, 0.0]  # a tube of tinted glass from row 20 down
+    assert _glass_above(lab, (20, 40, 20, 50), room=20)
+    assert not _glass_above(lab, (20, 20, 20, 70), room=20)
+    lab[:, 30:, 0] = 60.0  # the background changes across the tube: no evidence of glass
+    lab[20:90, 20:40] = [50.0, 0.0, 0.0]
+    assert not _glass_above(lab, (20, 40, 20, 50), room=20)
+
+
+def test_a_rim_run_read_as_glass_is_doubtful_when_the_invariant_is_weak():
+    """A run dropped as glass at the rim is named for checking when '?' units or covered
+    tubes could hold whatever it was; on a fully visible board the invariant confirms it,
+    and a run cut down keeps its colour."""
+    before = [[_seg(0, "liquid", 20)], [_seg(0, "liquid", 20)], None]
+    after = [before[0], [], None]
+    assert _rim_doubts(before, after, [["a"], [], ["b"]]) == []
+    ((text, tubes),) = _rim_doubts(before, after, [["?"], [], ["b"]])
+    assert tubes == [1] and "glass" in text
+    assert _rim_doubts(before, after, [["a"], [], None])[0][1] == [1]
+    cut = [before[0], [_seg(0, "liquid", 20)], None]
+    assert _rim_doubts(before, cut, [["?"], ["a"], None]) == []
 
 
 def test_glass_like_runs_under_tall_liquid_are_liquid():

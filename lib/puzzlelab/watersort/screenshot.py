@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -1347,7 +1347,8 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
     unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
-    out = _choose(per_tube, geo, covered_idx, params, rims)
+    rimmed = [not _glass_above(lab, box, _room(box, [b for b, _ in slots])) for box, _ in slots]
+    out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours anywhere
@@ -1414,14 +1415,22 @@ def _uneven_rows(layout: list[int]) -> list[str]:
 
 
 def _choose(
-    per_tube: list, geo: int, covered_idx: list[int], params: ReaderParams, rims: list[float]
+    per_tube: list,
+    geo: int,
+    covered_idx: list[int],
+    params: ReaderParams,
+    rims: list[float],
+    rimmed: list[bool] | None = None,
 ) -> tuple:
     """The labelled reading (see `_label`) that keeps the game's invariant, else the first.
 
     The invariant decides what the picture leaves open: a capacity one off the tubes'
     geometry, and top runs that look nearly like the glass seen over a picture (a colour
     seen too rarely, only ever at the top of a tube, read as glass instead). `rims[k]` is
-    the lowest row where tube k's glass may still begin (see `_as_glass`)."""
+    the lowest row where tube k's glass may still begin (see `_as_glass`). A reading that
+    needs more units than the tubes' height `geo` gives, or breaks the invariant, is first
+    tried with the glass taken out of runs at the rims (see `_rim_glass`) of the tubes
+    `rimmed` marks (no glass shows above their box: see `_glass_above`)."""
     first = None
     variants = [per_tube]
     while variants:
@@ -1429,12 +1438,86 @@ def _choose(
         for guess in (geo, geo + 1, geo - 1):
             trial = [None if t is None else list(t) for t in tubes]
             out = _label(trial, guess, covered_idx, params)
-            if not self_check(out[0], out[2]):
-                return out
             if first is None:
                 first = out
+                tops = [r if rimmed and rimmed[k] else -np.inf for k, r in enumerate(rims)]
+                doubt = out[2] > geo or self_check(out[0], out[2])  # past the tubes' height
+                for rim in _rim_glass(tubes, out[0], geo, tops) if doubt else []:
+                    alt = _label(
+                        [None if t is None else list(t) for t in rim], geo, covered_idx, params
+                    )
+                    if not self_check(alt[0], alt[2]):
+                        alt[4].extend(_rim_doubts(tubes, rim, alt[0]))
+                        return alt
                 variants += _as_glass(tubes, out[0], out[2], rims, geo)
+            if not self_check(out[0], out[2]):
+                return out
     return first
+
+
+def _glass_above(lab: np.ndarray, box: tuple, room: float, near: int = 2, far: int = 7) -> bool:
+    """True when a tube's glass shows above its box (rows `near` to `far` - 1 above its top):
+    in most of them the tube's centre differs from the background beside it, left and right,
+    by more than the two sides differ (and 2 ΔE). Faint glass is easily cut off a box, whose
+    top is then no rim but the top of the liquid in the fullest tubes."""
+    x, y, w, _ = box
+    out = int(min(0.3 * w, 0.8 * room))
+    gap = max(1, out // 3)
+    if out - gap < 1 or y < far or x < out or x + w + out > lab.shape[1]:
+        return False
+    rows = lab[y - far + 1 : y - near + 1].astype(float)
+    centre = np.median(rows[:, x + int(0.3 * w) : x + int(0.7 * w) + 1], axis=1)
+    left = np.median(rows[:, x - out : x - gap], axis=1)
+    right = np.median(rows[:, x + w + gap : x + w + out], axis=1)
+    tint = np.linalg.norm(centre - (left + right) / 2, axis=1)
+    return (
+        int((tint > np.maximum(2.0, np.linalg.norm(left - right, axis=1))).sum()) > len(rows) // 2
+    )
+
+
+def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
+    """Per tube segments with the glass taken out of top runs that start at the rim (above
+    `rims[k]`) in stacks of more than `geo` units (the capacity the tubes' height gives): one
+    variant, or [] when no such run is changed.
+
+    No liquid fills a tube to its rim (the headroom is at least a fifth of a unit), so such a
+    run holds the headroom's glass. Over a liquid, the run's top lies off the unit grid: it is
+    cut down to the units `geo` leaves. A run of glass alone is dropped when its colour is
+    seen nowhere else (`names`: the units' colours as first labelled); a liquid's colour seen
+    elsewhere is no glass (the tubes may be taller than their boxes). Glass read as liquid is
+    the exception: when most tubes with liquid overflow at the rim, the boxes are short."""
+    rim = {
+        k: t
+        for k, t in enumerate(per_tube)
+        if t and t[-1].kind == "liquid" and t[-1].y0 <= rims[k] and sum(s.units for s in t) > geo
+    }
+    if 2 * len(rim) > sum(1 for t in per_tube if t):  # most tubes: the boxes are short
+        return []
+    counts = Counter(u for t in names if t for u in t)
+    at_rim = Counter()
+    for k, t in rim.items():
+        at_rim[names[k][-1]] += t[-1].units
+    out = list(per_tube)
+    for k, t in rim.items():
+        left = geo - sum(s.units for s in t[:-1])
+        if left > 0 and t[-1].fit < 0.5:
+            out[k] = t[:-1] + [replace(t[-1], units=left)]
+        elif at_rim[names[k][-1]] == counts[names[k][-1]]:
+            out[k] = t[:-1]
+    return [out] if any(a is not b for a, b in zip(out, per_tube, strict=True)) else []
+
+
+def _rim_doubts(before: list, after: list, names: list) -> list[tuple[str, list[int]]]:
+    """(problem, [tube]) for each run `_rim_glass` dropped as glass, when '?' units or covered
+    tubes leave the invariant too weak to confirm it (they may hold whatever the run was). A
+    run cut down keeps its colour: only the glass above the grid went."""
+    if not any(t is None or HIDDEN in t for t in names):
+        return []
+    return [
+        (f"tube {k}: the run at its rim was read as the headroom's glass: check it", [k])
+        for k, (a, b) in enumerate(zip(before, after, strict=True))
+        if a is not None and len(b) < len(a)
+    ]
 
 
 GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may be glass
