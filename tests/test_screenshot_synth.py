@@ -10,6 +10,7 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _glass,
     _hidden_fill,
     _join_cell_pieces,
     _least_unit,
@@ -132,6 +133,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1159, "a bottom unit like the glass under liquid: a full tube read as empty"),
         (2057, "a tube read as empty when its bottom unit looked like the glass: capacity 5"),
         (2012, "a row's faint glass tops missed, its boxes short: full tubes read as covered"),
+        (1416, "a liquid topping three full tubes taken for the glass, silently: 3 units lost"),
+        (1076, "a liquid topping two tubes taken for the glass; two empty tubes show clear glass"),
+        (1434, "a liquid topping tubes taken for the glass: three tubes a unit short, silently"),
+        (1478, "a top unit read as glass (the glass came from a liquid), silently"),
+        (2181, "the glass taken from a liquid: four tubes' counts wrong, silently"),
+        (2106, "the glass taken from a liquid topping two tubes: each read a unit short"),
+        (1342, "an empty tube of clear glass over a gradient read as four units"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -151,6 +159,20 @@ def test_see_through_glass_is_fitted_past_full_tubes():
     a, b = _see_through(rims, sides)
     assert a == pytest.approx(0.6, abs=0.02) and b == pytest.approx([30, 2, -3], abs=1.0)
     assert _see_through(rims[:2], sides[:2]) is None  # two tubes cannot show the glass
+
+
+def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes():
+    """Three full tubes topped by one yellow (their rims agree) and an empty tube the reader
+    doubts, whose rim shows the background beside it: the glass is clear, not yellow."""
+    bg = np.array([40.0, 70.0, -55.0])
+    lab = np.tile(bg, (200, 260, 1))
+    every = [(20 + 60 * k, 40, 30, 120) for k in range(4)]
+    for x, y, w, h in every[:3]:
+        lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]  # liquid below
+        lab[y : y + 40, x : x + w] = [95.0, -5.0, 80.0]  # a yellow unit up to the rim
+    glass = _glass(lab, every[:3], every, bg)
+    assert np.linalg.norm(glass.color - bg) < 1 and glass.fit[0] == 1.0  # clear: shows behind
+    assert np.linalg.norm(_glass(lab, every[:3], every[:3], bg).color - bg) > 50  # no witness
 
 
 def _seg(y0: int, kind: str, glass: float, lab=(50.0, 0.0, 0.0), units: int = 1) -> _Segment:
