@@ -1248,8 +1248,11 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
+    offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
+    tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
     if fit is None and np.linalg.norm(bands[int(np.argmin(pick))] - ref) < 8:
-        fit = (1.0, np.zeros(3))  # clear glass shows what is behind it, nothing between
+        if np.linalg.norm(tint) < 3:  # the clear rims show the background untinted
+            fit = (1.0, np.zeros(3))  # clear glass shows what is behind it, nothing between
     return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, fit)
 
 
