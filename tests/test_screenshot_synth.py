@@ -10,6 +10,7 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _glass,
     _glass_above,
     _hidden_fill,
     _join_cell_pieces,
@@ -155,6 +156,14 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1474, "glass at the rims of two tubes over a photo read as liquid: capacity 7 of 6"),
         (1475, "glass at a tube's rim read as a fifth unit, silently (covers): capacity 5 of 4"),
         (2000, "full tubes up to the tops of short boxes: their top units are no glass"),
+        (1416, "a liquid topping three full tubes taken for the glass, silently: 3 units lost"),
+        (1076, "a liquid topping two tubes taken for the glass; two empty tubes show clear glass"),
+        (1434, "a liquid topping tubes taken for the glass: three tubes a unit short, silently"),
+        (1478, "a top unit read as glass (the glass came from a liquid), silently"),
+        (2181, "the glass taken from a liquid: four tubes' counts wrong, silently"),
+        (2106, "the glass taken from a liquid topping two tubes: each read a unit short"),
+        (1342, "an empty tube of clear glass over a gradient read as four units"),
+        (14, "tinted glass over a photo (rims a shade darker) taken for clear: capacity 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -174,6 +183,29 @@ def test_see_through_glass_is_fitted_past_full_tubes():
     a, b = _see_through(rims, sides)
     assert a == pytest.approx(0.6, abs=0.02) and b == pytest.approx([30, 2, -3], abs=1.0)
     assert _see_through(rims[:2], sides[:2]) is None  # two tubes cannot show the glass
+
+
+def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes():
+    """Three full tubes topped by one yellow (their rims agree) and empty tubes the reader
+    doubts, whose rims show the background beside them: the glass is clear, not yellow.
+    Both empty rims a shade darker than the background beside them: tinted glass, not
+    modelled as clear (one such rim alone may be noise)."""
+    bg = np.array([40.0, 70.0, -55.0])
+    lab = np.tile(bg, (200, 320, 1))
+    every = [(20 + 60 * k, 40, 30, 120) for k in range(5)]
+    for x, y, w, h in every[:3]:
+        lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]  # liquid below
+        lab[y : y + 40, x : x + w] = [95.0, -5.0, 80.0]  # a yellow unit up to the rim
+    glass = _glass(lab, every[:3], every, bg)
+    assert np.linalg.norm(glass.color - bg) < 1 and glass.fit[0] == 1.0  # clear: shows behind
+    assert np.linalg.norm(_glass(lab, every[:3], every[:3], bg).color - bg) > 50  # no witness
+    x, y, w, h = every[3]
+    lab[y : y + h, x : x + w] = bg + [-6.0, 0.0, 0.0]  # darker than what is behind
+    assert _glass(lab, every[:3], every[:4], bg).fit[0] == 1.0  # one such rim: noise
+    x, y, w, h = every[4]
+    lab[y : y + h, x : x + w] = bg + [-6.0, 0.0, 0.0]
+    tinted = _glass(lab, every[:3], every, bg)
+    assert np.linalg.norm(tinted.color - lab[y, x]) < 1 and tinted.fit is None
 
 
 def _seg(y0: int, kind: str, glass: float, lab=(50.0, 0.0, 0.0), units: int = 1) -> _Segment:

@@ -1257,8 +1257,10 @@ def _rim(lab: np.ndarray, box: tuple, every: list[tuple], bg: np.ndarray) -> tup
 def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarray) -> _Glass:
     """Empty glass: of the rim colours of `boxes` seen twice, the one nearest to the
     background (`every` box found, covered ones too, bounds the background beside a tube).
-    When no two of `boxes` agree (they may be covers, the tubes added ones, over a photo),
-    the rims of `every` box that show the background beside them: clear glass."""
+    When no rim of `boxes` near the background is seen twice, yet a rim of `every` box
+    shows the background beside it (an empty tube of clear glass; `boxes` may lack it, as a
+    slot the spacing added), that is the glass: a liquid topping several full tubes agrees
+    from rim to rim as well, and a shared rim alone cannot tell it from the glass."""
     rims = {box: _rim(lab, box, every, bg) for box in every}
     bands = np.array([rims[b][0] for b in boxes])
     sides = np.array([rims[b][1] for b in boxes])
@@ -1266,7 +1268,7 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     far = np.linalg.norm(bands - bg, axis=1)
     shared = ((d < 8).sum(axis=1) >= min(2, len(bands))) | (far < 8)  # or clear glass
     clear = [b for b in every if np.linalg.norm(rims[b][0] - rims[b][1]) < 8]
-    if not shared.any() and len(clear) >= 2:  # no rims agree, but some show what is behind
+    if clear and not (shared & (far < 8)).any():  # a rim shows what is behind: clear glass
         bands = np.array([rims[b][0] for b in clear])
         k = int(np.argmin(np.linalg.norm(bands - bg, axis=1)))
         bands, sides = bands[k : k + 1], np.array([rims[clear[k]][1]])  # its own background
@@ -1275,6 +1277,11 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
+    offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
+    tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
+    if fit is None and np.linalg.norm(bands[int(np.argmin(pick))] - ref) < 8:
+        if np.linalg.norm(tint) < 3:  # the clear rims show the background untinted
+            fit = (1.0, np.zeros(3))  # clear glass shows what is behind it, nothing between
     return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, fit)
 
 
