@@ -28,6 +28,12 @@ PREVIOUS = (
 # 0.41 s mean, 0.75 s worst CPU per screenshot (notebook 07); synthetic: 73 % of seeds 0-99
 # (silent 1 %), and on seeds never looked at while tuning, 1600-1799: 72.5 % exact, silent
 # 0.5 % (1 of 200), no errors.
+# 2026-11-27 midday, after the clear-glass witness, glass-at-the-rim, cover-body and
+# even-rows rules: 0.40 s mean, 0.65 s worst CPU per screenshot (notebook 07); synthetic:
+# 77 % of seeds 0-99 (silent 1 %); tuned-on seeds 0-99, 1000-1599, 2000-2199: 697 of 900
+# exact (648 before), silent 12 (20 before); never looked at while tuning, 1800-1999: 141 of
+# 200 exact (70.5 %; 130 before), silent 5 (2.5 %; 5 before), no errors; 1600-1799 (the
+# previous round's honest set) 154 of 200 (145 before), silent 2 (1 before), 1 error.
 
 
 def _decode_and_scale(path) -> None:
