@@ -1279,10 +1279,10 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
     offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
     tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
-    if fit is None and np.linalg.norm(bands[int(np.argmin(pick))] - ref) < 8:
-        if np.linalg.norm(tint) < 3:  # the clear rims show the background untinted
-            fit = (1.0, np.zeros(3))  # clear glass shows what is behind it, nothing between
-    return _Glass(lab, bands[int(np.argmin(pick))], ref, tuple(every), bg, fit)
+    colour = bands[int(np.argmin(pick))]
+    if fit is None and np.linalg.norm(colour - ref) < 8 and np.linalg.norm(tint) < 3:
+        fit = (1.0, np.zeros(3))  # clear glass, untinted: it shows what is behind it
+    return _Glass(lab, colour, ref, tuple(every), bg, fit)
 
 
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
@@ -1354,7 +1354,8 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
     unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
-    rimmed = [not _glass_above(lab, box, _room(box, [b for b, _ in slots])) for box, _ in slots]
+    all_boxes = [box for box, _ in slots]
+    rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
@@ -1445,10 +1446,11 @@ def _choose(
         for guess in (geo, geo + 1, geo - 1):
             trial = [None if t is None else list(t) for t in tubes]
             out = _label(trial, guess, covered_idx, params)
+            broken = bool(self_check(out[0], out[2]))
             if first is None:
                 first = out
                 tops = [r if rimmed and rimmed[k] else -np.inf for k, r in enumerate(rims)]
-                doubt = out[2] > geo or self_check(out[0], out[2])  # past the tubes' height
+                doubt = broken or out[2] > geo  # past the tubes' height
                 for rim in _rim_glass(tubes, out[0], geo, tops) if doubt else []:
                     alt = _label(
                         [None if t is None else list(t) for t in rim], geo, covered_idx, params
@@ -1456,8 +1458,9 @@ def _choose(
                     if not self_check(alt[0], alt[2]):
                         alt[4].extend(_rim_doubts(tubes, rim, alt[0]))
                         return alt
-                variants += _as_glass(tubes, out[0], out[2], rims, geo)
-            if not self_check(out[0], out[2]):
+                if broken:  # a kept reading needs no variants
+                    variants += _as_glass(tubes, out[0], out[2], rims, geo)
+            if not broken:
                 return out
     return first
 
