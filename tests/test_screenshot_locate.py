@@ -152,6 +152,31 @@ def test_a_row_of_faint_tubes_at_the_rows_step_is_found():
     assert _more_rows(rows, _lab_board([])) == rows
 
 
+def test_a_row_of_outlined_empty_tubes_at_the_rows_step_is_found_by_its_walls():
+    """Two rows found 250 pixels apart; 250 pixels below them a centred row of two empty
+    tubes drawn only as outlines (no tint: seed 1168) or of glass over a photo that changes
+    across them (seed 62) shows edges at every wall: a third row. Without the side strength,
+    with edges at one wall only, or at the picture's bottom edge, there is none."""
+    pitch, w, h = 80, 40, 180
+    rows = [
+        [((round(240 + (j - 1.5) * pitch - w / 2), top, w, h), False) for j in range(4)]
+        for top in (60, 310)
+    ]
+    third = [(round(240 + (j - 0.5) * pitch - w / 2), 560, w, h) for j in range(2)]
+    lab = _lab_board([])
+    side = np.full(lab.shape[:2], 0.1, np.float32)
+    for x, y, _, _ in third:
+        side[y : y + h, x] = 3.0
+    assert _more_rows(rows, lab) == rows
+    assert _more_rows(rows, lab, side) == rows
+    for x, y, _, _ in third:
+        side[y : y + h, x + w - 1] = 3.0
+    got = _more_rows(rows, lab, side)
+    assert len(got) == 3 and got[2] == [(b, True) for b in third]
+    # the same walls against the picture's bottom edge: an ad banner's letters (seed 1411)
+    assert _more_rows(rows, lab[:745], side[:745]) == rows
+
+
 def test_a_hole_in_a_row_needs_fainter_sides():
     """Side edges two and a half times the row's typical strength: enough for a slot between
     two tubes (games leave no hole in a row), not for a slot anywhere."""

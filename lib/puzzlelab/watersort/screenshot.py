@@ -241,20 +241,20 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     outline = _outline_rows(shapes)
     comb = _comb_rows(lab, side, shapes)
     if not comb or not outline:
-        return _more_rows(comb or outline, lab)
+        return _more_rows(comb or outline, lab, side)
     rows_ok = _levels(comb) >= _levels(outline)
     matched = any(not odd for row in outline for _, odd in row)  # else no outline told the size
     more = _count(comb, lab, side) > _count(outline, lab, side) or not matched
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
-    rows = _more_rows(comb if pick else outline, lab)
+    rows = _more_rows(comb if pick else outline, lab, side)
     if pick:
         return rows
     mine = _assemble(rows, lab, side, [])
     stacked = _stacked(mine)
     if _even([len(row) for row in mine]) and stacked:
         return rows
-    other = _more_rows(comb, lab)
+    other = _more_rows(comb, lab, side)
     theirs = _assemble(other, lab, side, [])
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
@@ -276,9 +276,13 @@ def _stacked(rows: list[list[tuple]]) -> bool:
     return len(steps) < 2 or bool(np.abs(steps - np.median(steps)).max() <= 0.2 * np.median(steps))
 
 
-def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
+def _more_rows(
+    rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray | None = None
+) -> list[list[tuple]]:
     """`rows`, with a row more above or below when they stand at one vertical step and a
-    centred row of faint tubes is seen at that step (see `_row_at`)."""
+    centred row of faint tubes is seen at that step (see `_row_at`; there the rows' step
+    says where to look, so a slot whose walls show in `side` counts too: not so for one row,
+    where every top is tried and a photo's edges line up somewhere)."""
     if len(rows) == 1 and len(rows[0]) >= 2:
         return _second_row(rows, lab)
     if len(rows) < 2:
@@ -291,8 +295,8 @@ def _more_rows(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
         return rows
     size = (rows[-1][0][0][2], rows[-1][0][0][3])
     most = max(len(row) for row in rows)
-    above = _row_at(lab, round(tops[0] - step), size, pitch, most)
-    below = _row_at(lab, round(tops[-1] + step), size, pitch, most)
+    above = _row_at(lab, round(tops[0] - step), size, pitch, most, side)
+    below = _row_at(lab, round(tops[-1] + step), size, pitch, most, side)
     return [r for r in [above, *rows, below] if r]
 
 
@@ -320,18 +324,28 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     return sorted([row, best], key=lambda r: r[0][0][1]) if best else rows
 
 
-def _row_at(lab: np.ndarray, top: int, size: tuple, pitch: float, most: int) -> list[tuple]:
+def _row_at(
+    lab: np.ndarray, top: int, size: tuple, pitch: float, most: int, side=None, margin=0.02
+) -> list[tuple]:
     """Doubtful (box, True) slots of the longest row of two to `most` tubes of `size`, spaced
     at `pitch` and centred in the picture (as games centre rows), whose every slot shows faint
-    glass (`_tinted`) at image rows from `top`; [] when there is none (one slot alone that
-    differs from the background beside it may be a photo's detail)."""
+    glass (`_tinted`) at image rows from `top`, or, given the side strength `side`, edges at
+    both walls (`_sided`: an outlined empty tube, or glass over a photo that changes across
+    it) when the row stands clear of the picture's edges by `margin` of its height (games
+    keep rows inside the play area; edges at the picture's bottom are an ad banner's
+    letters); [] when there is none (one slot alone that differs from the background beside
+    it may be a photo's detail)."""
     w, h = size
     if top < 0 or top + h > lab.shape[0]:
         return []
+    clear = margin * lab.shape[0]
+    inside = clear <= top and top + h <= lab.shape[0] - clear
+    prof = side[top + h // 6 : top + h - h // 6].mean(axis=0) if side is not None else None
+    prof = prof if inside else None
     for n in range(most, 1, -1):
         xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
         boxes = [(x, top, w, h) for x in xs]
-        if all(_tinted(lab, b, pitch) for b in boxes):
+        if all(_tinted(lab, b, pitch) or (prof is not None and _sided(prof, b)) for b in boxes):
             return [(b, True) for b in boxes]
     return []
 
