@@ -13,7 +13,9 @@ from puzzlelab.watersort.screenshot import (
     _common_step,
     _even,
     _ghosts,
+    _holes,
     _icon,
+    _inner_walls,
     _merge_same,
     _more_rows,
     _pitch,
@@ -136,6 +138,48 @@ def test_a_row_off_centre_by_a_pitch_gets_its_faint_tubes_back():
     assert [b[0] for b, _ in got] == xs and gaps == []
     centred = [((round(240 + (j - 1) * pitch - w / 2), y, w, h), False) for j in range(3)]
     assert _centre(list(centred), set(), pitch, lab, [], 0) == centred
+
+
+def test_a_row_half_a_pitch_off_centre_gets_the_tube_whose_walls_show():
+    """Two tubes found half a pitch left of the centre: the slot at the right end shows no
+    tint (an outlined empty tube, a puffed box: seed 2096), but both its walls show edges a
+    few pixels inside the box in the row's side profile: a tube. With no edge there, the slot
+    goes to the gaps."""
+    pitch, w, h, y = 80, 40, 180, 100
+    xs = [round(240 + (j - 1) * pitch - w / 2) for j in range(3)]
+    lab = _lab_board([])
+    slots = [((x, y, w, h), False) for x in xs[:2]]
+    prof = np.full(480, 0.5, np.float32)
+    got = _centre(list(slots), set(), pitch, lab, gaps := [], 0, prof)
+    assert got == slots and gaps == [(0, xs[2])]
+    prof[[xs[2] + 5, xs[2] + w - 6]] = 2.0
+    got = _centre(list(slots), set(), pitch, lab, gaps := [], 0, prof)
+    assert [b[0] for b, _ in got] == xs and gaps == []
+
+
+def test_walls_a_little_inside_a_puffed_box_count():
+    """A box 40 wide whose tube's walls stand 6 pixels inside it (JPEG halos widened the
+    row's boxes): its walls at the box's edges show nothing, within a quarter of its width
+    inside they do; walls 12 pixels inside are another thing's."""
+    box = (100, 0, 40, 180)
+    prof = np.zeros(300, np.float32)
+    prof[[106, 133]] = 2.0
+    assert _inner_walls(prof, box) == 2.0 and _sided(prof, box, 1.0, _inner_walls)
+    assert not _sided(prof, box, 1.0)
+    prof[:] = 0
+    prof[[112, 127]] = 2.0
+    assert _inner_walls(prof, box) == 0.0
+    assert _inner_walls(prof, (280, 0, 40, 180)) == 0.0  # off the picture
+
+
+def test_a_dropped_slot_between_two_tubes_is_a_hole():
+    """A ghost dropped from between two slots of its row leaves a hole (games leave none);
+    one dropped at a row's end does not, nor a box of another row."""
+    w, h = 40, 180
+    row = [((x, 100, w, h), False) for x in (40, 200)]
+    other = [((x, 400, w, h), False) for x in (40, 120)]
+    dropped = {(120, 100, w, h), (280, 100, w, h), (200, 400, w, h)}
+    assert _holes([row, other], dropped) == [(0, 120)]
 
 
 def test_a_row_of_faint_tubes_at_the_rows_step_is_found():

@@ -570,13 +570,13 @@ def _fill_row(
         added.add(b)
     lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
     for b in missed:  # a slot between two tubes: games leave no hole in a row
-        faint = prof is not None and _sided(prof, b, 2.0)  # fainter sides than elsewhere
+        faint = prof is not None and _sided(prof, b, 2.0, _inner_walls)  # fainter sides
         if lo < b[0] < hi and (faint or _tinted(lab, b, pitch)):
             slots.append((b, True))
             added.add(b)
         elif lo < b[0] < hi:
             gaps.append((r, b[0]))
-    return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r)
+    return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r, prof)
 
 
 def _finer(
@@ -609,12 +609,15 @@ def _finer(
     return pitch
 
 
-def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, r: int) -> list:
+def _centre(
+    slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, r: int, prof=None
+) -> list:
     """A row's slots, more or one fewer when it sits half a pitch or a whole number of half
     pitches off the picture's centre (games centre their rows): faint empty tubes at the
-    short end, one by one while they differ a little from the background, else the slot the
-    spacing added at the long end (half a pitch off); else the short end's next slot goes to
-    `gaps` as (row, x)."""
+    short end, one by one while they differ a little from the background or show both walls
+    in the row's side profile `prof` (as faint as a hole's: see `_fill_row`), else the slot
+    the spacing added at the long end (half a pitch off); else the short end's next slot goes
+    to `gaps` as (row, x)."""
     if not slots:
         return slots
     while True:
@@ -624,7 +627,8 @@ def _centre(slots: list, added: set, pitch: float, lab: np.ndarray, gaps: list, 
             return slots
         x, y, w, h = last if off < 0 else first
         b = (round(x - np.sign(off) * pitch), y, w, h)
-        if not (_stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)):
+        walls = prof is not None and _sided(prof, b, 2.0, _inner_walls)
+        if not (walls or _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)):
             break
         slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
     end = slots[0] if off < 0 else slots[-1]
@@ -674,11 +678,23 @@ def _pitch_hint(rows: list[list[tuple]]) -> float:
     return float(np.median(pitches)) if pitches else 0.0
 
 
-def _sided(prof: np.ndarray, box: tuple, above: float = 3.0) -> bool:
+def _sided(prof: np.ndarray, box: tuple, above: float = 3.0, walls=None) -> bool:
     """True when both sides of `box` show edges in a row's side profile, `above` times its
-    typical (median) strength: a tube with faint glass and no outline."""
+    typical (median) strength: a tube with faint glass and no outline. `walls` measures the
+    edges (`_walls` unless given)."""
     base = max(1.0, above * float(np.median(prof)))
-    return _walls(prof, box) > base
+    return (walls or _walls)(prof, box) > base
+
+
+def _inner_walls(prof: np.ndarray, box: tuple, reach: float = 0.25) -> float:
+    """The weaker of the strongest side edges at a box's walls or up to `reach` of its width
+    inside them (0 for a box off the picture): a row's boxes puffed by JPEG halos or a thick
+    outline's blur (its width taken from them) hold a tube's walls inside them."""
+    x, _, w, _ = box
+    if x < 0 or x + w + 2 > len(prof):
+        return 0.0
+    r = max(3, int(reach * w))
+    return float(min(prof[max(0, x - 2) : x + r].max(), prof[x + w - r : x + w + 2].max()))
 
 
 def _walls(prof: np.ndarray, box: tuple) -> float:
@@ -1169,6 +1185,7 @@ def read_screenshot(
     if not ghosts:
         return reading
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
+    gaps += [(r, round(x / scale)) for r, x in _holes(filled, ghosts)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     return _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
@@ -1193,6 +1210,17 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
             if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch):
                 out.add(box)
     return out
+
+
+def _holes(rows: list, dropped: set) -> list[tuple[int, int]]:
+    """(row, x) of the `dropped` boxes that stood between two slots of their row: games leave
+    no hole in a row, so a tube was missed there or the row is wrong; either way, say so."""
+    out = []
+    for r, row in enumerate(rows):
+        xs = [b[0] for b, _ in row]
+        y = row[0][0][1] if row else None
+        out += [(r, b[0]) for b in dropped if xs and b[1] == y and min(xs) < b[0] < max(xs)]
+    return sorted(out)
 
 
 def _beside(lab: np.ndarray, box: tuple, y0: int, y1: int, room: float) -> np.ndarray | None:
