@@ -21,6 +21,7 @@ from puzzlelab.watersort.screenshot import (
     _pitch,
     _profile,
     _segments,
+    _shared,
     _sided,
     _span,
     _stacked,
@@ -311,3 +312,14 @@ def test_rows_are_stacked_apart_at_one_step():
     assert _stacked(rows((100, 150), (300, 150), (505, 150)))
     assert not _stacked(rows((312, 119), (357, 111)))
     assert not _stacked(rows((146, 58), (270, 52), (544, 41)))
+
+
+def test_the_tube_width_most_bands_show_beats_one_strong_band():
+    """Three bands of tubes 34 wide (a row, and a row its faint tubes cut in two) against
+    one band of letters 10 wide scoring more (an ad banner, seed 1580): the tubes' width is
+    the board's; with one band each, the stronger wins."""
+    band = [(s, [], 65.0, (w, 0, 100)) for s, w in ((50.0, 34), (20.0, 36), (20.0, 33))]
+    letters = (300.0, [], 16.0, (10, 700, 750))
+    found = [*band, letters]
+    assert max(found, key=lambda f: _shared(f, found)) is band[0]
+    assert max([band[0], letters], key=lambda f: _shared(f, [band[0], letters])) is letters

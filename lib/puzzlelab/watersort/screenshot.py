@@ -942,6 +942,14 @@ def _faint(side: np.ndarray, boxes: list[tuple], pitch: float, width: int) -> li
     return out
 
 
+def _shared(band: tuple, found: list[tuple]) -> tuple[int, float]:
+    """(bands whose tubes are about as wide, score) of a band's comb: the tubes of a board
+    share one width, so the width most bands show (rows, or parts of a row that its faint
+    tubes cut into bands) beats one strong band (an ad banner's letters)."""
+    w = band[3][0]
+    return sum(abs(f[3][0] - w) <= 0.2 * w for f in found), band[0]
+
+
 def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[list[tuple]]:
     """Rows of (box, odd) from the comb of tube sides in each band (see the section note);
     rows must hold tubes of the best row's size, a one-tube row takes the best row's pitch."""
@@ -963,7 +971,7 @@ def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[l
     multi = [f for f in found if len(f[1]) >= 2]
     if not multi:
         return []
-    _, _, ref_pitch, (ref_w, ref_top, ref_bottom) = max(multi, key=lambda f: f[0])
+    _, _, ref_pitch, (ref_w, ref_top, ref_bottom) = max(multi, key=lambda f: _shared(f, found))
     keep: list[tuple] = []
     for f in sorted(found, key=lambda f: -f[0]):
         w, top, bottom = f[3]
