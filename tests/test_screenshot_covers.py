@@ -7,6 +7,7 @@ import numpy as np
 
 from puzzlelab.watersort.screenshot import (
     _cover_body,
+    _cover_span,
     _fine,
     _headroom_dropped,
     _icon,
@@ -79,6 +80,23 @@ def test_a_lock_of_two_runs_is_an_icon():
     segs = _merge_same(_segments(_profile(lab, BOX), BOX[1]))
     assert len(segs) == 4
     assert _icon(lab, BOX, segs, 0.25)
+
+
+def test_a_badge_centred_on_a_cover_taller_than_its_box_is_an_icon():
+    """A box fitted to the row's liquids that misses a cover's top 30 rows (seeds 1147,
+    1365: no outline shows the headroom) puts the cover's badge off the box's centre; the
+    cover's own rows, followed up past the box (see `_cover_span`), have it at their centre.
+    A run of another colour over the box's top ends the cover there."""
+    lab = _cover([(70, 90)])
+    x, y, w, h = BOX
+    box = (x, y + 30, w, h - 30)
+    segs = _merge_same(_segments(_profile(lab, box), box[1]))
+    assert len(segs) == 3
+    assert _cover_span(lab, box, segs[0], segs[2]) == (y, y + h)
+    assert _icon(lab, box, segs, 0.25)
+    lab[y : y + 30, x : x + w] = (70, -40, 40)  # a liquid above: no cover runs up there
+    assert _cover_span(lab, box, segs[0], segs[2]) == (y + 30, y + h)
+    assert not _icon(lab, box, segs, 0.25)
 
 
 def test_a_blurred_lock_two_thirds_of_the_tube_wide_is_an_icon():

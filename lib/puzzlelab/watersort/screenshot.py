@@ -2010,7 +2010,9 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) 
     """True when a tube holds an icon: one to three runs at its middle (a lock's shackle and
     body, a badge's blurred rim) between runs of one colour, each at least `body` of the
     tube's height, and narrower than the tube (see `_narrow`). A liquid unit fills the tube's
-    width; a lock or badge on a cover does not."""
+    width; a lock or badge on a cover does not. The icon is centred on the tube, or, when
+    the run above it starts at the box's top, on the cover's own rows (see `_cover_span`: a
+    box fitted to the liquids may miss the top)."""
     x, y, w, h = box
     if w < 8:
         return False
@@ -2019,6 +2021,9 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) 
             below, mid = segs[j], segs[i + 1 : j]
             y0, y1 = mid[0].y0, mid[-1].y1
             centred = abs((y0 + y1) / 2 - (y + h / 2)) < 0.1 * h
+            if not centred and above.y0 <= y and np.linalg.norm(above.lab - below.lab) <= 10:
+                top, bottom = _cover_span(lab, box, above, below)
+                centred = abs((y0 + y1) / 2 - (top + bottom) / 2) < 0.1 * h
             if not centred or np.linalg.norm(above.lab - below.lab) > 10:
                 continue
             if min(above.length, below.length) < body * h or y1 - y0 > 0.4 * h:
@@ -2030,6 +2035,23 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) 
             if _narrow(lab, box, (above.y0, above.y1), (y0, y1), (below.y0, below.y1)):
                 return True
     return False
+
+
+def _cover_span(
+    lab: np.ndarray, box: tuple, above: _Segment, below: _Segment, same: float = 10.0
+) -> tuple[int, int]:
+    """(top, bottom) rows of a cover: its run `above` an icon followed up past the box's
+    top while the colour down the tube's centre stays the run's (ΔE under `same`), at most
+    half the box's height, down to the end of its run `below`. A box's top may miss a tube's
+    faint headroom; its bottom sits on the tube's bottom, which the liquids show."""
+    x, y, w, h = box
+    top = above.y0
+    if top <= y:
+        lo = max(0, y - h // 2)
+        prof = _profile(lab, (x, lo, w, y - lo))
+        while top > lo and np.linalg.norm(prof[top - 1 - lo] - above.lab) < same:
+            top -= 1
+    return top, below.y1
 
 
 def _repeated(mid: list[_Segment], rest: list[_Segment], same: float = 10.0) -> bool:
