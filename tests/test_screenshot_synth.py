@@ -10,6 +10,7 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _colour_runs,
     _glass,
     _glass_above,
     _hidden_fill,
@@ -19,6 +20,7 @@ from puzzlelab.watersort.screenshot import (
     _pick_unit,
     _rim_doubts,
     _rim_glass,
+    _rival_units,
     _row_groups,
     _sandwiched,
     _see_through,
@@ -165,6 +167,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2106, "the glass taken from a liquid topping two tubes: each read a unit short"),
         (1342, "an empty tube of clear glass over a gradient read as four units"),
         (14, "tinted glass over a photo (rims a shade darker) taken for clear: capacity 4"),
+        (83, "a JPEG's seam inside units: half-height units fitted better, capacity 10 of 5"),
+        (1362, "circled '?' marks cut their cells: half-height units fitted, capacity 8 of 4"),
+        (1343, "liquid heights alone fitted half-height units on a photo: capacity 9 of 5"),
+        (1184, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
+        (1301, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -463,3 +470,22 @@ def test_the_second_pass_finds_no_finer_unit_than_the_first():
     assert cands[_pick_unit(cands, cover, 130.0)[0]] == 16.0
     assert cands[_pick_unit(cands, cover, 130.0, _least_unit(33.0))[0]] == 32.0
     assert _least_unit(None) == 0.0
+
+
+def test_rival_units_are_the_other_peaks_of_the_fit():
+    """The other unit heights that fit nearly as well as the chosen one, best first: peaks of
+    the fit at least half the best, at two or three times the chosen unit or a half or a
+    third of it."""
+    cands = np.arange(10.0, 40.0, 1.0)
+    cover = np.ones_like(cands)
+    for height, fit in {12.0: 4.0, 16.0: 5.0, 17.0: 4.9, 24.0: 4.8, 33.0: 3.0, 36.0: 2.0}.items():
+        cover[cands == height] = fit  # 36 is under half the best: no rival
+    assert cands[_rival_units(cands, cover, 16.0)].tolist() == [33.0]  # 24: 1.5 times
+    assert cands[_rival_units(cands, cover, 12.0)].tolist() == [24.0]  # 36 fits too little
+    assert cands[_rival_units(cands, cover, 24.0)].tolist() == [12.0]
+    assert cands[_rival_units(cands, cover, 8.0, most=1)].tolist() == [16.0]
+
+
+def test_colour_runs_join_a_colour_cut_in_pieces():
+    """Runs of one colour per tube, bottom up; '?' units and covered tubes hold none."""
+    assert _colour_runs([["a", "a", "b"], ["?", "b", "b"], None, []]) == [2, 1, 2]
