@@ -10,7 +10,6 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
-    _colour_runs,
     _glass,
     _glass_above,
     _hidden_fill,
@@ -167,11 +166,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2106, "the glass taken from a liquid topping two tubes: each read a unit short"),
         (1342, "an empty tube of clear glass over a gradient read as four units"),
         (14, "tinted glass over a photo (rims a shade darker) taken for clear: capacity 4"),
-        (83, "a JPEG's seam inside units: half-height units fitted better, capacity 10 of 5"),
         (1362, "circled '?' marks cut their cells: half-height units fitted, capacity 8 of 4"),
         (1343, "liquid heights alone fitted half-height units on a photo: capacity 9 of 5"),
         (1184, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
         (1301, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
+        (1408, "a tiny low-quality JPEG: units of half the height fitted, capacity 7 of 3"),
+        (1452, "a small picture with thick outlines: half-height units, capacity 9 of 4"),
+        (1527, "faint glass on a photo, boxes cut short: half-height units, capacity 4 of 3"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -484,8 +485,3 @@ def test_rival_units_are_the_other_peaks_of_the_fit():
     assert cands[_rival_units(cands, cover, 12.0)].tolist() == [24.0]  # 36 fits too little
     assert cands[_rival_units(cands, cover, 24.0)].tolist() == [12.0]
     assert cands[_rival_units(cands, cover, 8.0, most=1)].tolist() == [16.0]
-
-
-def test_colour_runs_join_a_colour_cut_in_pieces():
-    """Runs of one colour per tube, bottom up; '?' units and covered tubes hold none."""
-    assert _colour_runs([["a", "a", "b"], ["?", "b", "b"], None, []]) == [2, 1, 2]

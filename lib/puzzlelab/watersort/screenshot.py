@@ -1373,16 +1373,11 @@ def _read_slots(
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
-    broken = bool(self_check(tubes, capacity))
-    even = not broken and bool(_even_runs(_colour_runs(tubes), capacity))  # twice as tall fit
-    for rival in rivals if broken or even else []:
-        if even and rival[0] < 1.5 * unit:
-            continue
+    for rival in rivals if self_check(tubes, capacity) else []:
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
         if not weak and not self_check(other.tubes, other.capacity):
-            doubt = f"capacity {other.capacity} or {capacity}: units of either height fit"
-            return replace(other, problems=other.problems + [doubt]) if even else other
+            return other
     if ambiguous:  # no boundary between two colours anywhere
         problems.append(
             (
@@ -1434,21 +1429,6 @@ def _even_runs(runs: list[int], capacity: int) -> list[str]:
         f"capacity {either}: every colour run is an even number of units, so units of twice "
         "the height fit the picture as well"
     ]
-
-
-def _colour_runs(tubes: list[list[str] | None]) -> list[int]:
-    """Lengths of the runs of one colour (no '?') in the tubes, bottom up: a colour cut in two
-    pieces (a JPEG's blocks, a highlight) is one run."""
-    out = []
-    for t in tubes:
-        for k, u in enumerate(t or []):
-            if u == HIDDEN:
-                continue
-            if k and t[k - 1] == u:
-                out[-1] += 1
-            else:
-                out.append(1)
-    return out
 
 
 def _uneven_rows(layout: list[int]) -> list[str]:
