@@ -170,6 +170,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1343, "liquid heights alone fitted half-height units on a photo: capacity 9 of 5"),
         (1184, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
         (1301, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
+        (1507, "empty glass tinted like a liquid seen elsewhere read as it: capacity 5 of 4"),
         (1408, "a tiny low-quality JPEG: units of half the height fitted, capacity 7 of 3"),
         (1452, "a small picture with thick outlines: half-height units, capacity 9 of 4"),
         (1527, "faint glass on a photo, boxes cut short: half-height units, capacity 4 of 3"),
@@ -291,7 +292,8 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
     gives, a top run that starts at the rim with its top off the unit grid is cut down to
     the units left (a liquid with the headroom's glass on it); one on the grid is dropped
     when its colour is seen nowhere else (glass alone), kept when it is a liquid's. A run
-    starting below the rim, or a stack within the capacity, is left as read."""
+    starting below the rim, or a stack within the capacity, is left as read. On a fully
+    visible board the run dropped whole is offered too, for the invariant to judge."""
     bottom = [_seg(40, "liquid", 80, units=2)]
     top = _seg(0, "liquid", 20, units=2)
     top.fit = 0.3
@@ -305,6 +307,12 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
     assert [s.units for s in dropped[0]] == [2]
     names[1] = ["a", "b"]  # b is also seen below the rim: a liquid, kept
     assert _rim_glass(tubes, names, 2, rims) == []
+    seen = [["a", "a", "b", "b"], ["a", "b"], []]  # fully visible: the invariant is exact
+    visible = [*tubes[:2], []]
+    (whole,) = _rim_glass(visible, seen, 2, rims)  # glass with a liquid's tint, maybe
+    assert [s.units for s in whole[0]] == [2] and whole[1] is tubes[1]
+    cut, whole = _rim_glass(visible, seen, 3, rims)  # cut down, or dropped whole
+    assert [s.units for s in cut[0]] == [2, 1] and [s.units for s in whole[0]] == [2]
     top.fit = 0.9  # on the grid: a whole run, cut only if it is glass alone
     assert _rim_glass(tubes, names, 3, rims) == []
     assert _rim_glass(tubes, names, 3, [-1.0] * 3) == []  # the run starts below the rim

@@ -1514,7 +1514,10 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     cut down to the units `geo` leaves. A run of glass alone is dropped when its colour is
     seen nowhere else (`names`: the units' colours as first labelled); a liquid's colour seen
     elsewhere is no glass (the tubes may be taller than their boxes). Glass read as liquid is
-    the exception: when most tubes with liquid overflow at the rim, the boxes are short."""
+    the exception: when most tubes with liquid overflow at the rim, the boxes are short.
+    On a fully visible board (no '?', no cover: the invariant is exact), a second variant
+    drops every such run whole, for `_choose`'s invariant to judge: glass whose tint matches
+    a liquid's colour is seen elsewhere too."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -1533,7 +1536,18 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
             out[k] = t[:-1] + [replace(t[-1], units=left)]
         elif at_rim[names[k][-1]] == counts[names[k][-1]]:
             out[k] = t[:-1]
-    return [out] if any(a is not b for a, b in zip(out, per_tube, strict=True)) else []
+    strong = all(t is not None and HIDDEN not in t for t in names)  # the invariant is exact
+    dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
+    changed = [v for v in (out, dropped)[: 2 if strong else 1] if not _same_stacks(v, per_tube)]
+    return changed[:1] if len(changed) == 2 and _same_stacks(*changed) else changed
+
+
+def _same_stacks(a: list, b: list) -> bool:
+    """True when two variants of the tubes hold the same segments, unit for unit."""
+    return all(
+        (x is None) == (y is None) and [s.units for s in x or []] == [s.units for s in y or []]
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def _rim_doubts(before: list, after: list, names: list) -> list[tuple[str, list[int]]]:
