@@ -19,6 +19,7 @@ from puzzlelab.watersort.screenshot import (
     _pick_unit,
     _rim_doubts,
     _rim_glass,
+    _rival_units,
     _row_groups,
     _sandwiched,
     _see_through,
@@ -179,6 +180,14 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2189, "a banner read as liquid: its box missed the banner's top"),
         (2071, "a '?' mark between two grey cells is no cover's icon centred on them"),
         (2105, "a '?' mark between grey '?' cells taken for a cover's icon, silently"),
+        (1362, "circled '?' marks cut their cells: half-height units fitted, capacity 8 of 4"),
+        (1343, "liquid heights alone fitted half-height units on a photo: capacity 9 of 5"),
+        (1184, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
+        (1301, "the second pass fitted liquid heights to a third of the unit: capacity 10 of 3"),
+        (1507, "empty glass tinted like a liquid seen elsewhere read as it: capacity 5 of 4"),
+        (1408, "a tiny low-quality JPEG: units of half the height fitted, capacity 7 of 3"),
+        (1452, "a small picture with thick outlines: half-height units, capacity 9 of 4"),
+        (1527, "faint glass on a photo, boxes cut short: half-height units, capacity 4 of 3"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -297,7 +306,8 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
     gives, a top run that starts at the rim with its top off the unit grid is cut down to
     the units left (a liquid with the headroom's glass on it); one on the grid is dropped
     when its colour is seen nowhere else (glass alone), kept when it is a liquid's. A run
-    starting below the rim, or a stack within the capacity, is left as read."""
+    starting below the rim, or a stack within the capacity, is left as read. On a fully
+    visible board the run dropped whole is offered too, for the invariant to judge."""
     bottom = [_seg(40, "liquid", 80, units=2)]
     top = _seg(0, "liquid", 20, units=2)
     top.fit = 0.3
@@ -311,6 +321,12 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
     assert [s.units for s in dropped[0]] == [2]
     names[1] = ["a", "b"]  # b is also seen below the rim: a liquid, kept
     assert _rim_glass(tubes, names, 2, rims) == []
+    seen = [["a", "a", "b", "b"], ["a", "b"], []]  # fully visible: the invariant is exact
+    visible = [*tubes[:2], []]
+    (whole,) = _rim_glass(visible, seen, 2, rims)  # glass with a liquid's tint, maybe
+    assert [s.units for s in whole[0]] == [2] and whole[1] is tubes[1]
+    cut, whole = _rim_glass(visible, seen, 3, rims)  # cut down, or dropped whole
+    assert [s.units for s in cut[0]] == [2, 1] and [s.units for s in whole[0]] == [2]
     top.fit = 0.9  # on the grid: a whole run, cut only if it is glass alone
     assert _rim_glass(tubes, names, 3, rims) == []
     assert _rim_glass(tubes, names, 3, [-1.0] * 3) == []  # the run starts below the rim
@@ -477,3 +493,17 @@ def test_the_second_pass_finds_no_finer_unit_than_the_first():
     assert cands[_pick_unit(cands, cover, 130.0)[0]] == 16.0
     assert cands[_pick_unit(cands, cover, 130.0, _least_unit(33.0))[0]] == 32.0
     assert _least_unit(None) == 0.0
+
+
+def test_rival_units_are_the_other_peaks_of_the_fit():
+    """The other unit heights that fit nearly as well as the chosen one, best first: peaks of
+    the fit at least half the best, at two or three times the chosen unit or a half or a
+    third of it."""
+    cands = np.arange(10.0, 40.0, 1.0)
+    cover = np.ones_like(cands)
+    for height, fit in {12.0: 4.0, 16.0: 5.0, 17.0: 4.9, 24.0: 4.8, 33.0: 3.0, 36.0: 2.0}.items():
+        cover[cands == height] = fit  # 36 is under half the best: no rival
+    assert cands[_rival_units(cands, cover, 16.0)].tolist() == [33.0]  # 24: 1.5 times
+    assert cands[_rival_units(cands, cover, 12.0)].tolist() == [24.0]  # 36 fits too little
+    assert cands[_rival_units(cands, cover, 24.0)].tolist() == [12.0]
+    assert cands[_rival_units(cands, cover, 8.0, most=1)].tolist() == [16.0]

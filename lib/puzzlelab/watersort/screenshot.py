@@ -1370,16 +1370,23 @@ def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
     return lab if k < 3 else rgb_to_lab(cv2.medianBlur(img, min(k, 31)))
 
 
-def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderParams) -> Reading:
+def _read_slots(
+    images, bg, slots, layout, scale, shape, gaps, params: ReaderParams, grid: tuple = ()
+) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading.
 
-    `images` is the CIELAB working image and its flattened copy (see `_flatten`)."""
+    `images` is the CIELAB working image and its flattened copy (see `_flatten`). `grid`
+    (unit, offset) skips the unit fit. When the reading breaks the game's invariant, the
+    other unit heights the fit found nearly as good are read too (see `_rival_units`), and
+    the first whose reading keeps it is taken: the tubes' colours agree on the unit (with
+    covered tubes, which may hold anything, only a reading with no doubt at all)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
     height = float(np.median([b[3] for b in boxes]))
-    unit, offset, ambiguous = None, 0.0, False
-    for min_len in (max(3.0, 0.04 * height), None):  # second pass: a third of a unit
+    unit, offset, ambiguous = grid[0] if grid else None, 0.0, False
+    rivals: list[tuple[float, float]] = []
+    for min_len in (None,) if grid else (max(3.0, 0.04 * height), None):  # second: unit / 3
         floats: list[int] = []
         marks: dict = {}
         shortest = min_len or max(3.0, 0.35 * unit)
@@ -1390,12 +1397,19 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
             marks.clear()
             per_tube = _segment_tubes(images, slots, glass, shortest, params, floats, marks)
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
-        if sum(w == 1.0 for _, w, _ in bounds) >= 3:
+        if grid:
+            unit, offset = grid
+            ambiguous = not any(w == 1.0 for _, w, _ in bounds)
+        elif sum(w == 1.0 for _, w, _ in bounds) >= 3:
             unit, offset, _ = _fit_bounds(np.array(bounds), height, _least_unit(unit))
             ambiguous = False
+            cands, cover, offs = _bounds_cover(np.array(bounds), height)
+            rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit)]
         else:  # no boundary between two colours: only the liquid's heights tell the unit
-            unit, _ = _unit_height([s for t in per_tube if t for s in t], height)
+            unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
+            cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
+            rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit)]
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
@@ -1409,6 +1423,11 @@ def _read_slots(images, bg, slots, layout, scale, shape, gaps, params: ReaderPar
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+    for rival in rivals if self_check(tubes, capacity) else []:
+        other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival)
+        weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
+        if not weak and not self_check(other.tubes, other.capacity):
+            return other
     if ambiguous:  # no boundary between two colours anywhere
         problems.append(
             (
@@ -1545,7 +1564,10 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     cut down to the units `geo` leaves. A run of glass alone is dropped when its colour is
     seen nowhere else (`names`: the units' colours as first labelled); a liquid's colour seen
     elsewhere is no glass (the tubes may be taller than their boxes). Glass read as liquid is
-    the exception: when most tubes with liquid overflow at the rim, the boxes are short."""
+    the exception: when most tubes with liquid overflow at the rim, the boxes are short.
+    On a fully visible board (no '?', no cover: the invariant is exact), a second variant
+    drops every such run whole, for `_choose`'s invariant to judge: glass whose tint matches
+    a liquid's colour is seen elsewhere too."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -1564,7 +1586,18 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
             out[k] = t[:-1] + [replace(t[-1], units=left)]
         elif at_rim[names[k][-1]] == counts[names[k][-1]]:
             out[k] = t[:-1]
-    return [out] if any(a is not b for a, b in zip(out, per_tube, strict=True)) else []
+    strong = all(t is not None and HIDDEN not in t for t in names)  # the invariant is exact
+    dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
+    changed = [v for v in (out, dropped)[: 2 if strong else 1] if not _same_stacks(v, per_tube)]
+    return changed[:1] if len(changed) == 2 and _same_stacks(*changed) else changed
+
+
+def _same_stacks(a: list, b: list) -> bool:
+    """True when two variants of the tubes hold the same segments, unit for unit."""
+    return all(
+        (x is None) == (y is None) and [s.units for s in x or []] == [s.units for s in y or []]
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def _rim_doubts(before: list, after: list, names: list) -> list[tuple[str, list[int]]]:
@@ -2299,6 +2332,14 @@ def _least_unit(first: float | None) -> float:
 def _fit_bounds(bounds: np.ndarray, height: float, least: float = 0.0) -> tuple:
     """(unit height, offset, ambiguous) so that boundaries sit at offset + k * unit, k >= 1;
     the unit at least `least` rows (see `_pick_unit`)."""
+    cands, cover, best_off = _bounds_cover(bounds, height)
+    best, ambiguous = _pick_unit(cands, cover, height, least)
+    return float(cands[best]), float(best_off[best]), ambiguous
+
+
+def _bounds_cover(bounds: np.ndarray, height: float) -> tuple:
+    """(candidate unit heights, how well each puts the boundaries on its grid, the best
+    offset of each in rows): see `_fit_bounds`."""
     p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
     cands = _unit_candidates(height)
     offs = np.linspace(-0.15, 0.2, 15)  # in units
@@ -2306,9 +2347,21 @@ def _fit_bounds(bounds: np.ndarray, height: float, least: float = 0.0) -> tuple:
     k = np.where(known > 0, known, np.maximum(1, np.round(r)))
     err = np.abs(r - k)
     cover = (np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum(axis=2)
-    best_off = offs[np.argmax(cover, axis=1)] * cands
-    best, ambiguous = _pick_unit(cands, cover.max(axis=1), height, least)
-    return float(cands[best]), float(best_off[best]), ambiguous
+    return cands, cover.max(axis=1), offs[np.argmax(cover, axis=1)] * cands
+
+
+def _rival_units(cands: np.ndarray, cover: np.ndarray, unit: float, most: int = 3) -> list:
+    """Indices of other unit heights the fit found nearly as good as `unit`: peaks of `cover`
+    at least half the best, two or three times `unit` or a half or a third of it (within
+    6 %), best first, at most `most`. On a blurred picture, or where marks cut cells, the
+    grid of twice or half the unit fits the boundaries nearly as well; a grid at another
+    ratio would drop or invent colour boundaries."""
+    inner = (cover[1:-1] >= cover[:-2]) & (cover[1:-1] > cover[2:])
+    peaks = np.flatnonzero(np.concatenate([[cover[0] > cover[1]], inner, [cover[-1] > cover[-2]]]))
+    ratio = cands[peaks, None] / (unit * np.array([2.0, 3.0, 1 / 2, 1 / 3]))
+    harmonic = (np.abs(ratio - 1) <= 0.06).any(axis=1)
+    keep = peaks[harmonic & (cover[peaks] >= 0.5 * cover.max())]
+    return keep[np.argsort(-cover[keep], kind="stable")][:most].tolist()
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
@@ -2433,17 +2486,23 @@ def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
     return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75))
 
 
-def _unit_height(segs: list[_Segment], height: float) -> tuple[float, bool]:
-    """(unit height, ambiguous): the largest that makes liquid a whole number of units each."""
+def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
+    """(unit height, ambiguous): the largest that makes liquid a whole number of units each,
+    of at least `least` rows (see `_pick_unit`)."""
+    cands, cover = _length_cover(segs, height)
+    best, _ = _pick_unit(cands, cover, height, least)
+    return float(cands[best]), True
+
+
+def _length_cover(segs: list[_Segment], height: float) -> tuple[np.ndarray, np.ndarray]:
+    """(candidate unit heights, how much liquid each makes a whole number of units)."""
     lengths = np.array([s.length for s in segs], dtype=float)
     if not len(lengths):
         raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
     cands = _unit_candidates(height)
     ratio = lengths[None, :] / cands[:, None]
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
-    cover = (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
-    best, _ = _pick_unit(cands, cover, height)
-    return float(cands[best]), True
+    return cands, (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
 
 
 class DoubtfulReadingError(InvalidPuzzleError):
