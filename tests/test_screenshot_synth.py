@@ -496,6 +496,8 @@ def test_the_question_fill_is_the_grey_of_most_marked_rows():
     assert _hidden_fill([_grey(0, 20, 34.0), _grey(20, 20, 66.0)]) is None  # two greys alike
     liquid_beside = [_grey(0, 22, 34.0), _grey(22, 30, 66.0)]  # longer than the '?' run
     assert _beside_hidden(liquid_beside, fill, False) == set()
+    purple = _Segment(0, 20, np.array([38.0, 19.0, -15.0]), "hidden")  # took in a mark's edge
+    assert _beside_hidden([purple, _grey(20, 60, 34.0)], fill, False) == set()
 
 
 def test_parts_of_a_mark_side_by_side_are_one_mark():

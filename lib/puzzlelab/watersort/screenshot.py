@@ -2144,14 +2144,17 @@ def _neutral(seg: _Segment) -> bool:
 
 
 def _beside_hidden(segs: list[_Segment], fill: np.ndarray | None, symbols: bool) -> set[int]:
-    """Indices of marked runs next to a longer marked run of the '?' fill: pieces of a '?'
-    cell that a big glyph's strokes cut off (lighter or darker than the fill)."""
+    """Indices of grey marked runs next to a longer marked run of the '?' fill: pieces of a
+    '?' cell that a big glyph's strokes cut off (lighter or darker than the fill, grey as the
+    cell is drawn). A coloured run there is a liquid whose run took in the edge of the mark
+    below it."""
     out = set()
     for i, s in enumerate(segs):
         for j in (i - 1, i + 1):
             if 0 <= j < len(segs) and s.kind == segs[j].kind == "hidden":
                 if segs[j].length > s.length and _hidden_look(segs[j], fill, symbols):
-                    out.add(i)
+                    if _neutral(s):  # a liquid that took in a mark's edge keeps its colour
+                        out.add(i)
     return out
 
 
