@@ -10,13 +10,16 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _Glass,
     _glass,
     _glass_above,
+    _glass_seams,
     _hidden_fill,
     _join_cell_pieces,
     _least_unit,
     _mark_like,
     _pick_unit,
+    _profile,
     _rim_doubts,
     _rim_glass,
     _rival_units,
@@ -24,9 +27,12 @@ from puzzlelab.watersort.screenshot import (
     _sandwiched,
     _see_through,
     _Segment,
+    _split_glass,
     _split_marked,
     _stack,
     _tall_liquid,
+    _top_unit,
+    _under_headroom,
     _under_liquid,
     _whole_top,
     outcome,
@@ -188,6 +194,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1408, "a tiny low-quality JPEG: units of half the height fitted, capacity 7 of 3"),
         (1452, "a small picture with thick outlines: half-height units, capacity 9 of 4"),
         (1527, "faint glass on a photo, boxes cut short: half-height units, capacity 4 of 3"),
+        (17, "a top unit near the gradient behind clear glass read as glass, silently"),
+        (1253, "a grey top unit ΔE 9 from the headroom above it merged into it, silently"),
+        (1374, "one unit over a photo, under clear glass, read as glass: the tube empty, silently"),
+        (1028, "a top unit read as glass in a slot the row's spacing added"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -386,6 +396,66 @@ def test_glass_under_liquid_at_the_bottom_is_skipped():
     assert _stack([_seg(0, "empty", 1), _seg(50, "empty", 2)], box) == []
 
 
+def _headroom_tube(seam: int) -> list[_Segment]:
+    """A tube (box (x, 0, 10, 100)) from the top: glass to row `seam`, a run of another
+    colour further from the glass down to row 40, liquid below."""
+    up = _Segment(0, seam, np.array([50.0, 0.0, 0.0]), "empty", glass=1.0)
+    run = _Segment(seam, 40, np.array([62.0, 0.0, 0.0]), "empty", glass=12.0)
+    return [up, run, _Segment(40, 100, np.array([50.0, 60.0, 0.0]), "liquid", glass=60.0)]
+
+
+def test_a_step_inside_the_glass_is_a_top_unit_unless_other_tubes_show_it():
+    """The glass is one colour from the rim down to the liquid: a run of another colour right
+    on the liquid, under the headroom's glass, may be a liquid's top unit. When another tube
+    of the row shows a step between two runs of glass at that height, the glass is drawn so
+    (a neck band): no unit."""
+    flat = np.zeros((100, 40, 3))
+    flat[:, :, 0] = 50.0
+    raw = [(0, (0, 0, 10, 100), _headroom_tube(15)), (1, (20, 0, 10, 100), _headroom_tube(15))]
+    raw[1][2][1].glass = 5.0  # surely glass: the other tube's step is a glass seam
+    assert _glass_seams(raw)[1] == ((20, 0, 10, 100), [15])
+    glass = _Glass(flat, np.zeros(3), np.zeros(3), (), np.zeros(3))
+    assert _under_headroom(raw, flat, glass, 9.0, 3.0, _glass_seams(raw)) == {}
+    raw[1] = (1, (20, 0, 10, 100), _headroom_tube(25))  # its step elsewhere: a top unit
+    raw[1][2][1].glass = 5.0
+    found = _under_headroom(raw, flat, glass, 9.0, 3.0, _glass_seams(raw))
+    assert list(found) == [0] and found[0].y0 == 15
+    raw[0][2][0].glass = 20.0  # the run above is no nearer the glass: no headroom over it
+    assert _under_headroom(raw, flat, glass, 9.0, 3.0, _glass_seams(raw)) == {}
+
+
+def test_a_glass_run_is_cut_at_a_step_of_half_a_jump():
+    """Clear glass over a brown background, and under it a grey unit ΔE 11 from the glass
+    (less than the profile's jump of 9 row to row, at the rim's 8.8): cut at half a jump,
+    the glass above stays near the glass and the grey below does not."""
+    bg = np.array([41.0, 8.0, 4.0])
+    lab = np.tile(bg, (100, 60, 1))
+    box = (20, 0, 20, 100)
+    lab[10:40, 20:40] = [44.6, 2.1, -4.3]
+    lab[40:, 20:40] = [50.0, 60.0, 0.0]
+    glass = _Glass(lab, bg, bg, (box,), bg, (1.0, np.zeros(3)))
+    assert glass.clear
+    prof = _profile(lab, box)
+    run = _Segment(0, 40, np.array([44.6, 2.1, -4.3]), "empty")
+    up, low = _split_glass(run, prof, box, glass, 9.0, 3.0)
+    assert (up.y0, up.y1, low.y0, low.y1) == (0, 10, 10, 40)
+    assert up.glass < 1 and low.glass > 10 and up.kind == low.kind == "empty"
+    flat = _Segment(40, 100, np.array([50.0, 60.0, 0.0]), "empty")
+    assert _split_glass(flat, prof, box, glass, 9.0, 3.0) == [flat]
+
+
+def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():
+    """A run taken for glass is a top unit when it lies right on the stack, at least 0.6
+    units tall, its top a whole unit or more above the stack on the unit grid."""
+    box = (0, 0, 10, 125)
+    stack = [_Segment(50, 125, np.zeros(3), "liquid", units=3)]
+    top = _top_unit(stack, _Segment(25, 50, np.ones(3), "empty"), box, 25.0, 0.0)
+    assert top is not None and (top.kind, top.units) == ("liquid", 1)
+    assert _top_unit(stack, _Segment(38, 50, np.ones(3), "empty"), box, 25.0, 0.0) is None
+    assert _top_unit(stack, _Segment(5, 30, np.ones(3), "empty"), box, 25.0, 0.0) is None
+    assert _top_unit(None, _Segment(25, 50, np.ones(3), "empty"), box, 25.0, 0.0) is None
+
+
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:
     """CIELAB image and its flat copy of one tube of grey cells, bottom first, a block of
     other lightness drawn in the centre of each marked cell; and the tube's box."""
@@ -456,6 +526,8 @@ def test_the_question_fill_is_the_grey_of_most_marked_rows():
     assert _hidden_fill([_grey(0, 20, 34.0), _grey(20, 20, 66.0)]) is None  # two greys alike
     liquid_beside = [_grey(0, 22, 34.0), _grey(22, 30, 66.0)]  # longer than the '?' run
     assert _beside_hidden(liquid_beside, fill, False) == set()
+    purple = _Segment(0, 20, np.array([38.0, 19.0, -15.0]), "hidden")  # took in a mark's edge
+    assert _beside_hidden([purple, _grey(20, 60, 34.0)], fill, False) == set()
 
 
 def test_parts_of_a_mark_side_by_side_are_one_mark():

@@ -1274,6 +1274,11 @@ class _Glass:
     bg: np.ndarray
     fit: tuple | None = None  # (a, b): empty glass = a * background behind + b, or None
 
+    @property
+    def clear(self) -> bool:
+        """True for clear, untinted glass: empty space shows the background beside the tube."""
+        return self.fit is not None and self.fit[0] == 1.0 and not np.any(self.fit[1])
+
     def distance(self, seg: _Segment, box: tuple) -> float:
         """CIELAB distance of a segment's colour from the empty glass at its height."""
         side = _beside(self.lab, box, seg.y0, seg.y1, _room(box, list(self.boxes)))
@@ -1386,6 +1391,7 @@ def _read_slots(
     height = float(np.median([b[3] for b in boxes]))
     unit, offset, ambiguous = grid[0] if grid else None, 0.0, False
     rivals: list[tuple[float, float]] = []
+    under: dict = {}  # runs that may be a top unit (see `_under_headroom`), from either pass
     for min_len in (None,) if grid else (max(3.0, 0.04 * height), None):  # second: unit / 3
         floats: list[int] = []
         marks: dict = {}
@@ -1396,6 +1402,7 @@ def _read_slots(
             floats.clear()
             marks.clear()
             per_tube = _segment_tubes(images, slots, glass, shortest, params, floats, marks)
+        under.update(marks.get("under", {}))  # a short headroom merges into the run in pass 2
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
         if grid:
             unit, offset = grid
@@ -1414,6 +1421,13 @@ def _read_slots(
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
+    lids = []  # tubes whose top unit may have been read as glass
+    for k, run in under.items():
+        top = _top_unit(per_tube[k], run, slots[k][0], unit, offset)
+        if top is not None and glass.clear:  # clear glass shows the background: no liquid
+            per_tube[k].append(top)
+        elif top is not None:
+            lids.append(k)
     geo = _fits((0, 0, 0, height), unit, offset)  # headroom 0.2 to 1.1 units
     unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
@@ -1450,6 +1464,10 @@ def _read_slots(
     problems += [
         (f"tube {k}: colour above empty glass, so a liquid may be read as glass", [k])
         for k in floats
+    ]
+    problems += [
+        (f"tube {k}: a run under the headroom, unlike its glass, read as glass: a liquid?", [k])
+        for k in lids + marks.get("lids", [])
     ]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
@@ -1851,6 +1869,12 @@ def _read_missed(
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
+        if 0 in marks["under"]:  # a top unit read as glass (see `_under_headroom`)
+            top = _top_unit(segs, marks["under"][0], box, unit, offset)
+            if top is not None and glass.clear:
+                segs.append(top)
+            elif top is not None:
+                marks.setdefault("lids", []).append(k)
         most = max(limit, _fits(box, unit, offset))
         too_much = floats or sum(s.units for s in segs) > most
         if too_much and _cover_body(images[1], box, params.jump, max(3.0, 0.35 * unit)):
@@ -1858,6 +1882,23 @@ def _read_missed(
         else:
             per_tube[k] = _headroom_dropped(segs, box, unit, most)
     return unsure
+
+
+def _top_unit(
+    segs: list[_Segment] | None, run: _Segment, box: tuple, unit: float, offset: float
+) -> _Segment | None:
+    """`run` (see `_under_headroom`) as the liquid on top of a tube's stack `segs` (bottom
+    first, units counted), or None unless it lies right on the stack (or the bottom), is at
+    least 0.6 units tall and its top falls on the unit grid (a quarter unit or nearer) a
+    whole unit or more above the stack: a liquid's top unit, not the headroom's glass."""
+    if segs is None or (segs and abs(segs[-1].y0 - run.y1) > 0.25 * unit):
+        return None  # not right on the stack, or its rows already read as liquid
+    below = sum(s.units for s in segs)
+    r = (box[1] + box[3] - run.y0 - offset) / unit
+    fit = 1 - 2 * abs(r - round(r))
+    if round(r) <= below or fit < 0.5 or run.length < 0.6 * unit:
+        return None
+    return replace(run, kind="liquid", units=round(r) - below, fit=fit)
 
 
 def _headroom_dropped(segs: list[_Segment], box: tuple, unit: float, most: int) -> list:
@@ -1895,7 +1936,8 @@ def _segment_tubes(
     CIELAB image (glyphs are looked for in it) and its flattened copy (colours come from it).
     `marks` (a dict) keeps the board's decisions on which marked fill is hidden (see
     `_hidden_fill`) and which colours are surely liquid (see `_reclaim`) for later calls on
-    single slots."""
+    single slots; a call on the whole board also leaves there, under "under", the runs taken
+    for glass that may be a liquid's top unit (see `_under_headroom`)."""
     lab, flat = images
     marks = {} if marks is None else marks
     raw: list[tuple[int, tuple, list[_Segment]] | None] = []
@@ -1925,6 +1967,14 @@ def _segment_tubes(
         _sandwiched(segs)
         _under_liquid(segs, box)
         raw.append((k, box, segs))
+    seams = _glass_seams([r for r in raw if r]) + (
+        marks.get("seams", []) if len(slots) == 1 else []
+    )
+    marks["under"] = _under_headroom(
+        [r for r in raw if r], flat, glass, params.jump, min_len, seams
+    )
+    if len(slots) > 1:
+        marks["seams"] = seams
     if "sure" not in marks:
         marks["sure"] = _sure_liquids([r[2] for r in raw if r])
     for r in raw:
@@ -1953,6 +2003,74 @@ def _segment_tubes(
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
+
+
+SURE_GLASS = 8.0  # ΔE: a run this near the glass at its height is empty space for sure
+
+
+def _under_headroom(
+    raw: list[tuple], flat: np.ndarray, glass: _Glass, jump: float, min_len: float, seams: list
+) -> dict[int, _Segment]:
+    """Per tube index, the run taken for glass that may be a liquid's top unit instead: the
+    lowest of the runs taken for glass at a tube's top (`raw`: (index, box, segments from the
+    top)), right on the liquid or the bottom, not surely glass (`SURE_GLASS` or further), one
+    flat colour (see `_varies`), under a run nearer the glass (the headroom; the two differ,
+    or the profile would not have cut them). The glass is one colour from the rim down to the
+    liquid, so a step inside it is a liquid's top, unless another tube of the row shows a
+    step between two runs of glass at that height (`seams`, see `_glass_seams`): the glass is
+    drawn so (a neck band, a highlight). A single such run is looked at for a step of half
+    the profile's `jump` (see `_split_glass`): a liquid near the glass's colour may differ
+    from it by less than a jump."""
+    out = {}
+    for k, box, segs in raw:
+        _, y, _, h = box
+        top = []
+        for s in segs:
+            if s.kind != "empty":
+                break
+            if not _bottom_edge(s, box):
+                top.append(s)
+        if len(top) == 1 and top[0].glass >= SURE_GLASS:
+            top = _split_glass(top[0], _profile(flat, box), box, glass, jump, min_len)
+        if len(top) < 2:
+            continue
+        up, run = top[-2], top[-1]
+        if run.glass < SURE_GLASS or up.glass >= run.glass:
+            continue
+        tol = max(2.0, 0.03 * h)
+        row = [rows for b, rows in seams if b != box and abs(b[1] - y) < 0.1 * h]
+        if any(abs(r - (run.y0 - y)) <= tol for rows in row for r in rows):
+            continue
+        if _varies(_profile(flat, box), run, box):
+            continue
+        out[k] = run
+    return out
+
+
+def _split_glass(
+    run: _Segment, prof: np.ndarray, box: tuple, glass: _Glass, jump: float, min_len: float
+) -> list[_Segment]:
+    """A run taken for glass cut in two at its last step of more than half `jump` (ΔE), as
+    [above, below] taken for glass with their distances from it, or [run] with no such step
+    (`prof`: the tube's profile; pieces shorter than `min_len` rows are merged away)."""
+    a, b = run.y0 - box[1], run.y1 - box[1]
+    cut = _merge_short(_segments(prof[a:b], run.y0, jump / 2), prof[a:b], run.y0, min_len)
+    if len(cut) < 2:
+        return [run]
+    low = cut[-1]
+    up = _Segment(run.y0, low.y0, np.median(prof[a : low.y0 - box[1]], axis=0))
+    for s in (up, low):
+        s.kind, s.glass = "empty", glass.distance(s, box)
+    return [up, low]
+
+
+def _glass_seams(raw: list[tuple]) -> list[tuple[tuple, list[int]]]:
+    """(box, rows below its top where two runs taken for glass meet) per tube of `raw`."""
+    out = []
+    for _, box, segs in raw:
+        pairs = zip(segs, segs[1:], strict=False)
+        out.append((box, [b.y0 - box[1] for a, b in pairs if a.kind == b.kind == "empty"]))
+    return out
 
 
 def _marked_below(images: tuple, box: tuple, segs: list[_Segment]) -> None:
@@ -2131,14 +2249,17 @@ def _neutral(seg: _Segment) -> bool:
 
 
 def _beside_hidden(segs: list[_Segment], fill: np.ndarray | None, symbols: bool) -> set[int]:
-    """Indices of marked runs next to a longer marked run of the '?' fill: pieces of a '?'
-    cell that a big glyph's strokes cut off (lighter or darker than the fill)."""
+    """Indices of grey marked runs next to a longer marked run of the '?' fill: pieces of a
+    '?' cell that a big glyph's strokes cut off (lighter or darker than the fill, grey as the
+    cell is drawn). A coloured run there is a liquid whose run took in the edge of the mark
+    below it."""
     out = set()
     for i, s in enumerate(segs):
         for j in (i - 1, i + 1):
             if 0 <= j < len(segs) and s.kind == segs[j].kind == "hidden":
                 if segs[j].length > s.length and _hidden_look(segs[j], fill, symbols):
-                    out.add(i)
+                    if _neutral(s):  # a liquid that took in a mark's edge keeps its colour
+                        out.add(i)
     return out
 
 
