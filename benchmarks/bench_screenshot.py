@@ -34,6 +34,12 @@ PREVIOUS = (
 # exact (648 before), silent 12 (20 before); never looked at while tuning, 1800-1999: 141 of
 # 200 exact (70.5 %; 130 before), silent 5 (2.5 %; 5 before), no errors; 1600-1799 (the
 # previous round's honest set) 154 of 200 (145 before), silent 2 (1 before), 1 error.
+# 2026-11-27 afternoon, after the wall-found rows, shared tube width, cover-top, rival-unit
+# and step-in-the-glass rules: 0.44 s mean, 0.74 s worst CPU per screenshot (notebook 07, run
+# beside two sweeps); synthetic: 78 % of seeds 0-99 (none silent); tuned-on seeds 0-99,
+# 1000-1599, 2000-2199: 720 of 900 exact (697 before), silent 6 (12 before); never looked at
+# while tuning, 2200-2399: 136 of 200 exact (68 %; 131 before), silent 2 (3 before), 1 error;
+# the earlier honest sets 1800-1999: 141 (as before), silent 5; 1600-1799: 157 (154), silent 2.
 
 
 def _decode_and_scale(path) -> None:
