@@ -3,10 +3,13 @@ not built on, is exact or says it is unsure (a seeded sweep; the big one is in b
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from puzzlelab.watersort.screenshot import (
+    _add_top,
     _as_glass,
     _beside_hidden,
     _bounds,
@@ -454,6 +457,21 @@ def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():
     assert _top_unit(stack, _Segment(38, 50, np.ones(3), "empty"), box, 25.0, 0.0) is None
     assert _top_unit(stack, _Segment(5, 30, np.ones(3), "empty"), box, 25.0, 0.0) is None
     assert _top_unit(None, _Segment(25, 50, np.ones(3), "empty"), box, 25.0, 0.0) is None
+
+
+def test_a_top_unit_is_added_over_clear_glass_and_named_over_tinted_glass():
+    """Clear glass shows the background, so a step in it is a liquid: the unit goes on the
+    stack. Over tinted glass it may be the glass drawn so: the stack stays, the tube is named."""
+    box, run = (0, 0, 10, 125), _Segment(25, 50, np.ones(3), "empty")
+    clear = _Glass(
+        np.zeros((1, 1, 3)), np.zeros(3), np.zeros(3), (), np.zeros(3), (1.0, np.zeros(3))
+    )
+    tinted = replace(clear, fit=None)
+    stack = [_Segment(50, 125, np.zeros(3), "liquid", units=3)]
+    assert not _add_top(stack, run, box, 25.0, 0.0, clear) and len(stack) == 2
+    stack = stack[:1]
+    assert _add_top(stack, run, box, 25.0, 0.0, tinted) and len(stack) == 1
+    assert not _add_top(stack, _Segment(38, 50, np.ones(3), "empty"), box, 25.0, 0.0, tinted)
 
 
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:

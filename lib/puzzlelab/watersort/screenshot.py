@@ -1421,13 +1421,11 @@ def _read_slots(
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
-    lids = []  # tubes whose top unit may have been read as glass
-    for k, run in under.items():
-        top = _top_unit(per_tube[k], run, slots[k][0], unit, offset)
-        if top is not None and glass.clear:  # clear glass shows the background: no liquid
-            per_tube[k].append(top)
-        elif top is not None:
-            lids.append(k)
+    lids = [
+        k
+        for k, run in under.items()
+        if _add_top(per_tube[k], run, slots[k][0], unit, offset, glass)
+    ]
     geo = _fits((0, 0, 0, height), unit, offset)  # headroom 0.2 to 1.1 units
     unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
@@ -1604,10 +1602,16 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
             out[k] = t[:-1] + [replace(t[-1], units=left)]
         elif at_rim[names[k][-1]] == counts[names[k][-1]]:
             out[k] = t[:-1]
-    strong = all(t is not None and HIDDEN not in t for t in names)  # the invariant is exact
+    strong = _fully_visible(names)  # the invariant is exact
     dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
     changed = [v for v in (out, dropped)[: 2 if strong else 1] if not _same_stacks(v, per_tube)]
     return changed[:1] if len(changed) == 2 and _same_stacks(*changed) else changed
+
+
+def _fully_visible(tubes: list) -> bool:
+    """True when no tube (labels, bottom first) is covered and no unit hidden: the invariant
+    then holds exactly, with no wildcard to absorb a misread unit."""
+    return all(t is not None and HIDDEN not in t for t in tubes)
 
 
 def _same_stacks(a: list, b: list) -> bool:
@@ -1622,7 +1626,7 @@ def _rim_doubts(before: list, after: list, names: list) -> list[tuple[str, list[
     """(problem, [tube]) for each run `_rim_glass` dropped as glass, when '?' units or covered
     tubes leave the invariant too weak to confirm it (they may hold whatever the run was). A
     run cut down keeps its colour: only the glass above the grid went."""
-    if not any(t is None or HIDDEN in t for t in names):
+    if _fully_visible(names):
         return []
     return [
         (f"tube {k}: the run at its rim was read as the headroom's glass: check it", [k])
@@ -1869,12 +1873,9 @@ def _read_missed(
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
-        if 0 in marks["under"]:  # a top unit read as glass (see `_under_headroom`)
-            top = _top_unit(segs, marks["under"][0], box, unit, offset)
-            if top is not None and glass.clear:
-                segs.append(top)
-            elif top is not None:
-                marks.setdefault("lids", []).append(k)
+        run = marks["under"].get(0)  # a top unit read as glass (see `_under_headroom`)
+        if run is not None and _add_top(segs, run, box, unit, offset, glass):
+            marks.setdefault("lids", []).append(k)
         most = max(limit, _fits(box, unit, offset))
         too_much = floats or sum(s.units for s in segs) > most
         if too_much and _cover_body(images[1], box, params.jump, max(3.0, 0.35 * unit)):
@@ -1882,6 +1883,23 @@ def _read_missed(
         else:
             per_tube[k] = _headroom_dropped(segs, box, unit, most)
     return unsure
+
+
+def _add_top(
+    segs: list[_Segment] | None,
+    run: _Segment,
+    box: tuple,
+    unit: float,
+    offset: float,
+    glass: _Glass,
+) -> bool:
+    """Put `run` on a tube's stack `segs` when it is a liquid's top unit (see `_top_unit`) and
+    the glass is clear (it shows the background, so a step in it is no glass); True when it
+    may be a top unit but the glass is tinted: the tube is to be checked, not changed."""
+    top = _top_unit(segs, run, box, unit, offset)
+    if top is not None and glass.clear:
+        segs.append(top)
+    return top is not None and not glass.clear
 
 
 def _top_unit(
