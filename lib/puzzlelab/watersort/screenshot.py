@@ -236,10 +236,12 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     step (see `_more_rows`). The comb's rows are also taken when the outlines' share tubes
     in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
     when the outlines' rows are stacked as no game stacks them (see `_stacked`: their count
-    then means nothing) and the comb's are not."""
+    then means nothing) and the comb's are not. Rows inside an ad banner are neither's (see
+    `_banner_top`)."""
     shapes = _shapes(img)
-    outline = _outline_rows(shapes)
-    comb = _comb_rows(lab, side, shapes)
+    banner = _banner_top(lab)
+    outline = _above(_outline_rows(shapes), banner)
+    comb = _above(_comb_rows(lab, side, shapes), banner)
     if not comb or not outline:
         return _more_rows(comb or outline, lab, side)
     rows_ok = _levels(comb) >= _levels(outline)
@@ -259,6 +261,25 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
     return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
+
+
+def _banner_top(lab: np.ndarray, reach: float = 0.15, share: float = 0.9) -> int:
+    """The image row where a band across the picture's whole width starts in its bottom
+    `reach` (an ad banner): the topmost row at which `share` of the columns change colour
+    (ΔE over 6 from two rows above to one below); the picture's height when there is none.
+    A row of tubes, a photo or a gradient changes in some columns only."""
+    height = lab.shape[0]
+    for y in range(int((1 - reach) * height), height - 2):
+        step = np.linalg.norm(lab[y + 1] - lab[y - 2], axis=1)
+        if float((step > 6).mean()) >= share:
+            return y
+    return height
+
+
+def _above(rows: list[list[tuple]], top: int) -> list[list[tuple]]:
+    """The rows whose boxes stand above image row `top` (their middle): a banner's letters
+    found as outlines or sides are no tubes."""
+    return [row for row in rows if row and row[0][0][1] + row[0][0][3] / 2 < top]
 
 
 def _even(layout: list[int]) -> bool:
