@@ -1,4 +1,5 @@
-"""Rows of tubes: nothing in an ad banner is a row; small drawn cases for each rule."""
+"""Rows of tubes: nothing in an ad banner is a row, and an added slot that centres its row
+is kept; small drawn cases for each rule."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 from puzzlelab.watersort.screenshot import (
     _above,
     _banner_top,
+    _centring,
 )
 
 W, H = 40, 180  # a tube's box
@@ -15,6 +17,22 @@ W, H = 40, 180  # a tube's box
 def _row(xs: list[int], y: int = 100) -> list[tuple]:
     """A row of (box, odd) slots at columns `xs`."""
     return [((x, y, W, H), False) for x in xs]
+
+
+def test_the_ghost_that_centres_its_row_is_kept():
+    """A row of three in a picture 480 wide, its right slot a ghost: without it the row
+    stands half a pitch left of the centre, with it centred, so it is an empty tube (seed
+    1595). A row centred without its ghosts keeps none, nor one whose ghost is elsewhere."""
+    pitch, width = 160, 480
+    xs = [round(width / 2 + (j - 1) * pitch - W / 2) for j in range(3)]
+    row = _row(xs)
+    ghost = row[2][0]
+    assert _centring([row], {ghost}, width) == {ghost}
+    assert _centring([row], {row[0][0]}, width) == {row[0][0]}
+    xs4 = [round(width / 2 + (j - 1.5) * 100 - W / 2) for j in range(4)]
+    both = {_row(xs4)[0][0], _row(xs4)[3][0]}  # the two ends: the rest stays centred
+    assert _centring([_row(xs4)], both, width) == set()
+    assert _centring([row], set(), width) == set()
 
 
 def _picture(band: int | None, height: int = 400, width: int = 200) -> np.ndarray:

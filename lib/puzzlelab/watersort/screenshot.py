@@ -1211,6 +1211,7 @@ def read_screenshot(
     reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
     found = {b for row in rows for b, _ in row}
     ghosts = _ghosts(lab, side, filled, found, reading.tubes)
+    ghosts -= _centring(filled, ghosts, lab.shape[1])
     if not ghosts:
         return reading
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
@@ -1239,6 +1240,25 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
             if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch):
                 out.add(box)
     return out
+
+
+def _centring(rows: list, ghosts: set, width: int) -> set:
+    """The `ghosts` that centre their row: without the row's ghosts it stands half a pitch
+    off the picture's centre, and with the one ghost at its long side's end it is centred.
+    Games centre their rows, so that slot is an empty tube, however faint its glass."""
+    keep = set()
+    for row in rows:
+        boxes = sorted(b for b, _ in row)
+        rest = [b for b in boxes if b not in ghosts]
+        if len(rest) < 2 or len(rest) == len(boxes):
+            continue
+        pitch = float(np.median(np.diff([b[0] for b in rest])))
+        off = ((rest[0][0] + rest[-1][0] + rest[-1][2]) / 2 - width / 2) / max(pitch, 1.0)
+        if abs(abs(off) - 0.5) > 0.15:
+            continue
+        nxt = rest[-1][0] + pitch if off < 0 else rest[0][0] - pitch
+        keep.update([b for b in boxes if b in ghosts and abs(b[0] - nxt) <= 0.15 * pitch][:1])
+    return keep
 
 
 def _holes(rows: list, dropped: set) -> list[tuple[int, int]]:
