@@ -1,5 +1,6 @@
-"""Rows of tubes: nothing in an ad banner is a row, and an added slot that centres its row
-is kept; small drawn cases for each rule."""
+"""Rows of tubes: nothing in an ad banner is a row, an added slot that centres its row is
+kept, and a cover's icon sits on a cover that hides its tube from the top; small drawn
+cases for each rule."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from puzzlelab.watersort.screenshot import (
     _above,
     _banner_top,
     _centring,
+    _icon,
+    _merge_same,
+    _profile,
+    _segments,
 )
 
 W, H = 40, 180  # a tube's box
@@ -60,3 +65,22 @@ def test_rows_inside_a_banner_are_dropped():
     rows = [_row([40, 120], 100), [((30, 370, 10, 20), False), ((60, 370, 10, 20), False)]]
     assert _above(rows, 360) == rows[:1]
     assert _above(rows, 400) == rows
+
+
+def test_a_badge_below_a_liquid_unit_is_no_cover_icon():
+    """A cover hides its tube from the top: a narrow mark between two runs of one colour
+    under a run of another colour at the tube's top (a liquid unit over '?' cells, seed
+    1499) is no cover's icon; the same mark with the cover's colour up to the top is.
+    (A run a fifth of the box or less above the cover may be the box's margin over it.)"""
+    box = (20, 20, 40, 160)
+    lab = np.zeros((200, 80, 3), np.float32)
+    lab[:] = (50, 40, -20)
+    x, y, w, h = box
+    lab[y : y + h, x : x + w] = (35, 10, -45)
+    lab[y + 85 : y + 95, x + 12 : x + 28] = (90, 0, 0)
+    segs = _merge_same(_segments(_profile(lab, box), y))
+    assert _icon(lab, box, segs, 0.25)
+    lab[y : y + 40, x : x + w] = (70, -40, 40)  # a liquid unit, a quarter of the tube
+    segs = _merge_same(_segments(_profile(lab, box), y))
+    assert len(segs) == 4
+    assert not _icon(lab, box, segs, 0.25)

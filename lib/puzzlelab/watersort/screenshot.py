@@ -2222,11 +2222,15 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) 
     tube's height, and narrower than the tube (see `_narrow`). A liquid unit fills the tube's
     width; a lock or badge on a cover does not. The icon is centred on the tube, or, when
     the run above it starts at the box's top, on the cover's own rows (see `_cover_span`: a
-    box fitted to the liquids may miss the top)."""
+    box fitted to the liquids may miss the top). A cover hides its tube from the top, so the
+    run above the icon starts within the box's top fifth (a box may reach over the cover's
+    top; a liquid unit over '?' cells of its shade is no cover)."""
     x, y, w, h = box
     if w < 8:
         return False
     for i, above in enumerate(segs):
+        if above.y0 > y + 0.2 * h:  # a cover hides its tube from the top
+            break
         for j in range(i + 2, min(i + 5, len(segs))):
             below, mid = segs[j], segs[i + 1 : j]
             y0, y1 = mid[0].y0, mid[-1].y1
