@@ -201,6 +201,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1253, "a grey top unit ΔE 9 from the headroom above it merged into it, silently"),
         (1374, "one unit over a photo, under clear glass, read as glass: the tube empty, silently"),
         (1028, "a top unit read as glass in a slot the row's spacing added"),
+        (1230, "an ad banner's letters as outlines: rows of 2 and 4 for the comb's 2 and 2"),
+        (1248, "an ad banner's letters, a row of 12 outlines, for the comb's rows of 3 and 2"),
+        (1430, "a faint empty tube at a row's end dropped as a ghost: a row of 2 for 3"),
+        (1595, "a faint empty tube that centres its row dropped as a ghost, silently"),
+        (1499, "a liquid unit over '?' cells of its shade read as a covered tube, silently"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
