@@ -1,6 +1,6 @@
 """Rows of tubes: nothing in an ad banner is a row, an added slot that centres its row is
-kept, and a cover's icon sits on a cover that hides its tube from the top; small drawn
-cases for each rule."""
+kept, rows spaced unlike each other are doubted, and a cover's icon sits on a cover that
+hides its tube from the top; small drawn cases for each rule."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from puzzlelab.watersort.screenshot import (
     _merge_same,
     _profile,
     _segments,
+    _unlike_pitches,
+    outcome,
 )
+from puzzlelab.watersort.synth import synth_board
 
 W, H = 40, 180  # a tube's box
 
@@ -84,3 +87,21 @@ def test_a_badge_below_a_liquid_unit_is_no_cover_icon():
     segs = _merge_same(_segments(_profile(lab, box), y))
     assert len(segs) == 4
     assert not _icon(lab, box, segs, 0.25)
+
+
+def test_rows_spaced_unlike_each_other_are_doubted():
+    """Rows at 133 and 70 pixels (the comb took the gaps between two tubes for a third, seed
+    2080) are doubted; rows 1.25 times apart (a short row spread wider, as in the shared
+    screenshots) are not, nor one row."""
+    boxes = [(x, 100, W, H) for x in (81, 214)] + [(x, 400, W, H) for x in (81, 150, 220)]
+    assert _unlike_pitches(boxes, [2, 3])
+    boxes = [(x, 100, W, H) for x in (40, 140, 240, 340)] + [(x, 400, W, H) for x in (65, 190, 315)]
+    assert _unlike_pitches(boxes, [4, 3]) == []
+    assert _unlike_pitches(boxes[:4], [4]) == []
+
+
+def test_a_gap_read_as_a_tube_is_flagged_not_silent():
+    """Seed 2080: the comb reads the gap between a row's two tubes as a third tube, at half
+    the other row's spacing; the reading says so instead of passing as sure."""
+    board = synth_board(2080)
+    assert outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"

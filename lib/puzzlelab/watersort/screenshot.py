@@ -1493,6 +1493,7 @@ def _read_slots(
         problems += [(text, []) for text in _even_runs(runs, capacity)]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _uneven_rows(layout)]
+    problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
         (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
@@ -1545,6 +1546,21 @@ def _uneven_rows(layout: list[int]) -> list[str]:
     return [
         f"rows of {min(layout)} and {max(layout)} tubes: games share tubes evenly between "
         "rows, so a row may be invented or tubes missed"
+    ]
+
+
+def _unlike_pitches(boxes: list[tuple], layout: list[int], most: float = 1.6) -> list[str]:
+    """The doubt when one row's tubes stand over `most` times as far apart as another's:
+    games space rows alike (a short row a little wider: up to 1.25 times in the shared
+    screenshots), so the finer row may count the gaps between its tubes as tubes, or the
+    wider one miss every second tube."""
+    rows = np.split(np.array([b[0] for b in boxes], float), np.cumsum(layout)[:-1])
+    pitches = [float(np.median(np.diff(np.sort(xs)))) for xs in rows if len(xs) > 1]
+    if len(pitches) < 2 or min(pitches) <= 0 or max(pitches) <= most * min(pitches):
+        return []
+    return [
+        f"one row's tubes stand {max(pitches) / min(pitches):.1f} times as far apart as "
+        "another's: games space rows alike, so a gap may be read as a tube or tubes missed"
     ]
 
 
