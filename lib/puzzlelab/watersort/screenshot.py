@@ -1453,6 +1453,10 @@ def _read_slots(
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _uneven_rows(layout)]
     problems += [
+        (f"tube {k}: full of a colour seen nowhere else, near the picture behind: empty?", [k])
+        for k in _tinted_full(lab, [b for b, _ in slots], per_tube, tubes, capacity)
+    ]
+    problems += [
         (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
     ]
@@ -1483,6 +1487,27 @@ def _read_slots(
         size=(int(shape[1]), int(shape[0])),
         doubtful=sorted({k for _, ks in problems for k in ks}),
     )
+
+
+TINT_NEAR = 20.0  # ΔE: a liquid this near the picture beside its tube may be tinted glass
+
+
+def _tinted_full(lab: np.ndarray, boxes: list, per_tube: list, tubes: list, capacity: int) -> list:
+    """Tubes read full of one colour in one run, seen in no other tube, within `TINT_NEAR` of
+    the background beside the run: an empty tube of tinted glass looks so (games draw liquids
+    apart from the picture behind the tubes; the glass model may have been taken elsewhere)."""
+    counts = Counter(u for t in tubes if t for u in t)
+    out = []
+    for k, (t, segs) in enumerate(zip(tubes, per_tube, strict=True)):
+        if not t or not segs or len(t) != capacity or counts[t[0]] != capacity:
+            continue
+        runs = [s for s in segs if s.kind == "liquid"]
+        if len(runs) != 1:
+            continue
+        side = _beside(lab, boxes[k], runs[0].y0, runs[0].y1, _room(boxes[k], boxes))
+        if side is not None and np.linalg.norm(runs[0].lab - side) < TINT_NEAR:
+            out.append(k)
+    return out
 
 
 def _even_runs(runs: list[int], capacity: int) -> list[str]:
