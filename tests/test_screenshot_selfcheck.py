@@ -17,6 +17,7 @@ from puzzlelab.watersort.screenshot import (
     Reading,
     _even_runs,
     _like_hidden,
+    _missed_marks,
     _Segment,
     _tinted_full,
     _uneven_rows,
@@ -285,6 +286,36 @@ def test_a_liquid_in_the_grey_of_unmatched_question_cells_is_doubtful():
     assert _like_hidden(tubes, np.array([38.0, -3, 2]), False) == []  # one fill
     assert _like_hidden(tubes, None, True) == []  # marks on every colour: no '?' grey
     assert _like_hidden([[seg("liquid", (46, -3, 2))]], None, False) == []  # no '?' at all
+
+
+def test_grey_runs_in_the_place_of_question_cells_are_offered_as_cells():
+    """Grey liquid runs on a tube's '?' stack, or at its bottom, in the '?' fill's grey, are
+    offered as '?' cells whose marks were missed, unless that grey is a liquid elsewhere too
+    (above a coloured liquid); a grey unlike the fill is left alone."""
+
+    def seg(kind: str, lab: tuple) -> _Segment:
+        return _Segment(0, 10, np.array(lab, dtype=float), kind)
+
+    def kinds(variant: list) -> list:
+        return [None if t is None else "".join(s.kind[0] for s in t) for t in variant]
+
+    grey, red = (45, -2, 1), (50, 60, 40)
+    tubes = [
+        [seg("hidden", grey), seg("liquid", grey), seg("liquid", red)],  # on the stack
+        [seg("liquid", grey), seg("hidden", grey)],  # at the bottom, under a '?'
+        [seg("liquid", grey), seg("liquid", red)],  # at the bottom, under a liquid
+        [seg("hidden", grey), seg("liquid", (80, 0, 0))],  # a light grey, unlike the fill
+        [],
+        None,
+    ]
+    fill = np.array([44.0, -2, 1])
+    assert kinds(_missed_marks(tubes, fill)) == ["hhl", "hh", "hl", "hl", "", None]
+    assert kinds(tubes)[:3] == ["hll", "lh", "ll"]  # the reading's own runs stay as they were
+    assert kinds(_missed_marks(tubes, np.array([80.0, 0, 0])))[3] == "hh"  # that fill
+    liquid = tubes + [[seg("liquid", red), seg("liquid", grey)]]  # the grey above a liquid
+    assert _missed_marks(liquid, fill) is None
+    assert _missed_marks(tubes[3:], fill) is None  # nothing to offer
+    assert _missed_marks([[seg("liquid", grey)]], None) is None  # no '?' cell on the board
 
 
 def test_a_full_tube_near_the_picture_behind_it_is_doubtful():

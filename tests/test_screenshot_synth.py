@@ -201,6 +201,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1253, "a grey top unit ΔE 9 from the headroom above it merged into it, silently"),
         (1374, "one unit over a photo, under clear glass, read as glass: the tube empty, silently"),
         (1028, "a top unit read as glass in a slot the row's spacing added"),
+        (28, "thin '?' marks on a small picture: two '?' cells read as grey liquid"),
+        (2006, "two bottom '?' cells at round bottoms, no mark seen: read as grey liquid"),
+        (2103, "four bottom '?' cells at round bottoms, no mark seen: read as grey liquid"),
+        (2143, "three '?' cells at a flat bottom read as three units of grey liquid"),
+        (1482, "a bottom '?' cell under liquid, its plain mark missed: read as grey liquid"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

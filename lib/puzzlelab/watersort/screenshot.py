@@ -1433,6 +1433,12 @@ def _read_slots(
     all_boxes = [box for box, _ in slots]
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
+    if self_check(out[0], out[2]) and not grid and not covered_idx:  # '?' marks missed?
+        unmarked = _missed_marks(per_tube, marks.get("fill"))  # (covers: the check is weak)
+        if unmarked is not None:
+            alt = _choose(unmarked, geo, covered_idx, params, rims, rimmed)
+            if not self_check(alt[0], alt[2]):
+                per_tube, out = unmarked, alt
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     for rival in rivals if self_check(tubes, capacity) else []:
@@ -2345,6 +2351,37 @@ def _like_hidden(per_tube: list, fill: np.ndarray | None, symbols: bool) -> list
             for s in t
         )
     ]
+
+
+def _missed_marks(per_tube: list, fill: np.ndarray | None) -> list | None:
+    """Per tube segments with the grey liquid runs in '?' cells' places taken for '?' cells
+    whose marks were missed, or None when there is none or the grey is a liquid elsewhere.
+
+    The place: a tube's bottom unit, or one with only '?' runs below it (games hide the lower
+    units). The grey: within `SAME_FILL` of the '?' fill (or, with no one fill, of a '?' run's
+    grey). A thin mark at a small size, or one cut by a round
+    bottom, leaves just the cell's grey. A liquid of that grey elsewhere on the board may sit
+    on the '?' cells too: no variant then. `_read_slots` takes the variant only when it keeps
+    the invariant and the reading does not, on a board with no covered tube (a covered tube
+    may hold anything, so the invariant would take a grey liquid for '?' cells too)."""
+    greys = [s.lab for t in per_tube if t for s in t if s.kind == "hidden" and _neutral(s)]
+    greys = [fill] if fill is not None else greys
+    if not greys:
+        return None
+    ref = np.array(greys, dtype=float)
+    out, changed = [], False
+    for t in per_tube:
+        new = list(t or [])
+        for i, s in enumerate(new):
+            grey = _neutral(s) and np.linalg.norm(ref - s.lab, axis=1).min() < SAME_FILL
+            if s.kind != "liquid" or not grey:
+                continue
+            if not all(u.kind == "hidden" for u in new[:i]):  # not the bottom nor on '?'s
+                return None  # the '?' grey is a liquid here: it may be one on the cells too
+            new[i] = replace(s, kind="hidden")
+            changed = True
+        out.append(new if t else t)
+    return out if changed else None
 
 
 def _hidden_look(seg: _Segment, fill: np.ndarray | None, symbols: bool = False) -> bool:
