@@ -17,7 +17,9 @@ from puzzlelab.watersort.screenshot import (
     Reading,
     _even_runs,
     _like_hidden,
+    _missed_marks,
     _Segment,
+    _tinted_full,
     _uneven_rows,
     read_screenshot,
     self_check,
@@ -284,6 +286,60 @@ def test_a_liquid_in_the_grey_of_unmatched_question_cells_is_doubtful():
     assert _like_hidden(tubes, np.array([38.0, -3, 2]), False) == []  # one fill
     assert _like_hidden(tubes, None, True) == []  # marks on every colour: no '?' grey
     assert _like_hidden([[seg("liquid", (46, -3, 2))]], None, False) == []  # no '?' at all
+
+
+def test_grey_runs_in_the_place_of_question_cells_are_offered_as_cells():
+    """Grey liquid runs on a tube's '?' stack, or at its bottom, in the '?' fill's grey, are
+    offered as '?' cells whose marks were missed, unless that grey is a liquid elsewhere too
+    (above a coloured liquid); a grey unlike the fill is left alone."""
+
+    def seg(kind: str, lab: tuple) -> _Segment:
+        return _Segment(0, 10, np.array(lab, dtype=float), kind)
+
+    def kinds(variant: list) -> list:
+        return [None if t is None else "".join(s.kind[0] for s in t) for t in variant]
+
+    grey, red = (45, -2, 1), (50, 60, 40)
+    tubes = [
+        [seg("hidden", grey), seg("liquid", grey), seg("liquid", red)],  # on the stack
+        [seg("liquid", grey), seg("hidden", grey)],  # at the bottom, under a '?'
+        [seg("liquid", grey), seg("liquid", red)],  # at the bottom, under a liquid
+        [seg("hidden", grey), seg("liquid", (80, 0, 0))],  # a light grey, unlike the fill
+        [],
+        None,
+    ]
+    fill = np.array([44.0, -2, 1])
+    assert kinds(_missed_marks(tubes, fill)) == ["hhl", "hh", "hl", "hl", "", None]
+    assert kinds(tubes)[:3] == ["hll", "lh", "ll"]  # the reading's own runs stay as they were
+    assert kinds(_missed_marks(tubes, np.array([80.0, 0, 0])))[3] == "hh"  # that fill
+    liquid = tubes + [[seg("liquid", red), seg("liquid", grey)]]  # the grey above a liquid
+    assert _missed_marks(liquid, fill) is None
+    assert _missed_marks(tubes[3:], fill) is None  # nothing to offer
+    assert _missed_marks([[seg("liquid", grey)]], None) is None  # no '?' cell on the board
+
+
+def test_a_full_tube_near_the_picture_behind_it_is_doubtful():
+    """A tube read full of a colour seen nowhere else, within a few ΔE of the background beside
+    it, may be an empty tube of tinted glass; a vivid liquid there, or a colour also seen in
+    another tube, is no doubt."""
+    lab = np.zeros((100, 100, 3))
+    lab[:, :] = (50, 20, 0)
+    box = (40, 10, 20, 80)
+    faint = [_Segment(20, 90, np.array([55.0, 22, 0]), "liquid", units=3)]
+    vivid = [_Segment(20, 90, np.array([50.0, -60, 40]), "liquid", units=3)]
+    assert _tinted_full(lab, [box], [faint], [["a"] * 3], 3) == [0]
+    assert _tinted_full(lab, [box], [vivid], [["a"] * 3], 3) == []
+    assert _tinted_full(lab, [box], [faint], [["a"] * 2], 3) == []  # not full
+    two = [box, (70, 10, 20, 80)]
+    assert _tinted_full(lab, two, [faint, vivid], [["a"] * 3, ["a"]], 4) == []  # seen twice
+
+
+def test_a_silent_board_with_empty_tubes_read_as_liquid_is_flagged():
+    """Seed 1421, silently wrong: the glass came from a liquid topping three tubes, whose top
+    units went as glass, and two empty tubes of tinted glass over a photo were read as two
+    colours of three units each (the invariant still held). The two tubes are named."""
+    reading = read_screenshot(synth_board(1421).image)
+    assert not reading.ok and {14, 15} <= set(reading.doubtful)
 
 
 def test_odd_capacity_with_only_even_runs_is_doubtful():

@@ -206,6 +206,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1430, "a faint empty tube at a row's end dropped as a ghost: a row of 2 for 3"),
         (1595, "a faint empty tube that centres its row dropped as a ghost, silently"),
         (1499, "a liquid unit over '?' cells of its shade read as a covered tube, silently"),
+        (28, "thin '?' marks on a small picture: two '?' cells read as grey liquid"),
+        (2006, "two bottom '?' cells at round bottoms, no mark seen: read as grey liquid"),
+        (2103, "four bottom '?' cells at round bottoms, no mark seen: read as grey liquid"),
+        (2143, "three '?' cells at a flat bottom read as three units of grey liquid"),
+        (1482, "a bottom '?' cell under liquid, its plain mark missed: read as grey liquid"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

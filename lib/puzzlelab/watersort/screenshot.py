@@ -1474,6 +1474,12 @@ def _read_slots(
     all_boxes = [box for box, _ in slots]
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
+    if self_check(out[0], out[2]) and not grid and not covered_idx:  # '?' marks missed?
+        unmarked = _missed_marks(per_tube, marks.get("fill"))  # (covers: the check is weak)
+        if unmarked is not None:
+            alt = _choose(unmarked, geo, covered_idx, params, rims, rimmed)
+            if not self_check(alt[0], alt[2]):
+                per_tube, out = unmarked, alt
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     for rival in rivals if self_check(tubes, capacity) else []:
@@ -1494,6 +1500,10 @@ def _read_slots(
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _uneven_rows(layout)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
+    problems += [
+        (f"tube {k}: full of a colour seen nowhere else, near the picture behind: empty?", [k])
+        for k in _tinted_full(lab, [b for b, _ in slots], per_tube, tubes, capacity)
+    ]
     problems += [
         (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
@@ -1525,6 +1535,27 @@ def _read_slots(
         size=(int(shape[1]), int(shape[0])),
         doubtful=sorted({k for _, ks in problems for k in ks}),
     )
+
+
+TINT_NEAR = 20.0  # ΔE: a liquid this near the picture beside its tube may be tinted glass
+
+
+def _tinted_full(lab: np.ndarray, boxes: list, per_tube: list, tubes: list, capacity: int) -> list:
+    """Tubes read full of one colour in one run, seen in no other tube, within `TINT_NEAR` of
+    the background beside the run: an empty tube of tinted glass looks so (games draw liquids
+    apart from the picture behind the tubes; the glass model may have been taken elsewhere)."""
+    counts = Counter(u for t in tubes if t for u in t)
+    out = []
+    for k, (t, segs) in enumerate(zip(tubes, per_tube, strict=True)):
+        if not t or not segs or len(t) != capacity or counts[t[0]] != capacity:
+            continue
+        runs = [s for s in segs if s.kind == "liquid"]
+        if len(runs) != 1:
+            continue
+        side = _beside(lab, boxes[k], runs[0].y0, runs[0].y1, _room(boxes[k], boxes))
+        if side is not None and np.linalg.norm(runs[0].lab - side) < TINT_NEAR:
+            out.append(k)
+    return out
 
 
 def _even_runs(runs: list[int], capacity: int) -> list[str]:
@@ -2381,6 +2412,37 @@ def _like_hidden(per_tube: list, fill: np.ndarray | None, symbols: bool) -> list
             for s in t
         )
     ]
+
+
+def _missed_marks(per_tube: list, fill: np.ndarray | None) -> list | None:
+    """Per tube segments with the grey liquid runs in '?' cells' places taken for '?' cells
+    whose marks were missed, or None when there is none or the grey is a liquid elsewhere.
+
+    The place: a tube's bottom unit, or one with only '?' runs below it (games hide the lower
+    units). The grey: within `SAME_FILL` of the '?' fill (or, with no one fill, of a '?' run's
+    grey). A thin mark at a small size, or one cut by a round
+    bottom, leaves just the cell's grey. A liquid of that grey elsewhere on the board may sit
+    on the '?' cells too: no variant then. `_read_slots` takes the variant only when it keeps
+    the invariant and the reading does not, on a board with no covered tube (a covered tube
+    may hold anything, so the invariant would take a grey liquid for '?' cells too)."""
+    greys = [s.lab for t in per_tube if t for s in t if s.kind == "hidden" and _neutral(s)]
+    greys = [fill] if fill is not None else greys
+    if not greys:
+        return None
+    ref = np.array(greys, dtype=float)
+    out, changed = [], False
+    for t in per_tube:
+        new = list(t or [])
+        for i, s in enumerate(new):
+            grey = _neutral(s) and np.linalg.norm(ref - s.lab, axis=1).min() < SAME_FILL
+            if s.kind != "liquid" or not grey:
+                continue
+            if not all(u.kind == "hidden" for u in new[:i]):  # not the bottom nor on '?'s
+                return None  # the '?' grey is a liquid here: it may be one on the cells too
+            new[i] = replace(s, kind="hidden")
+            changed = True
+        out.append(new if t else t)
+    return out if changed else None
 
 
 def _hidden_look(seg: _Segment, fill: np.ndarray | None, symbols: bool = False) -> bool:
