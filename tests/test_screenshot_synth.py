@@ -197,6 +197,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1408, "a tiny low-quality JPEG: units of half the height fitted, capacity 7 of 3"),
         (1452, "a small picture with thick outlines: half-height units, capacity 9 of 4"),
         (1527, "faint glass on a photo, boxes cut short: half-height units, capacity 4 of 3"),
+        (83, "half-height units a quarter of the tube's width kept the invariant: 10 of 5"),
         (17, "a top unit near the gradient behind clear glass read as glass, silently"),
         (1253, "a grey top unit ΔE 9 from the headroom above it merged into it, silently"),
         (1374, "one unit over a photo, under clear glass, read as glass: the tube empty, silently"),
@@ -607,3 +608,4 @@ def test_rival_units_are_the_other_peaks_of_the_fit():
     assert cands[_rival_units(cands, cover, 12.0)].tolist() == [24.0]  # 36 fits too little
     assert cands[_rival_units(cands, cover, 24.0)].tolist() == [12.0]
     assert cands[_rival_units(cands, cover, 8.0, most=1)].tolist() == [16.0]
+    assert cands[_rival_units(cands, cover, 24.0, 13.0)].tolist() == []  # 12: too flat

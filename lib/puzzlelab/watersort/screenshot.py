@@ -1425,11 +1425,16 @@ def _read_slots(
     (unit, offset) skips the unit fit. When the reading breaks the game's invariant, the
     other unit heights the fit found nearly as good are read too (see `_rival_units`), and
     the first whose reading keeps it is taken: the tubes' colours agree on the unit (with
-    covered tubes, which may hold anything, only a reading with no doubt at all)."""
+    covered tubes, which may hold anything, only a reading with no doubt at all). A unit
+    flatter than `MIN_UNIT_WIDTH` tube widths is a half or a third of one (games draw tubes
+    a few widths tall holding a few units; a '?' mark, a glint or JPEG noise cut the cells),
+    so its reading is replaced by the first rival's that keeps the invariant even when its
+    own keeps it too (every colour run then holds two or three of its units)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
     height = float(np.median([b[3] for b in boxes]))
+    flattest = MIN_UNIT_WIDTH * float(np.median([b[2] for b in boxes]))
     unit, offset, ambiguous = grid[0] if grid else None, 0.0, False
     rivals: list[tuple[float, float]] = []
     under: dict = {}  # runs that may be a top unit (see `_under_headroom`), from either pass
@@ -1452,12 +1457,12 @@ def _read_slots(
             unit, offset, _ = _fit_bounds(np.array(bounds), height, _least_unit(unit))
             ambiguous = False
             cands, cover, offs = _bounds_cover(np.array(bounds), height)
-            rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit)]
+            rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
-            rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit)]
+            rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
@@ -1482,7 +1487,8 @@ def _read_slots(
                 per_tube, out = unmarked, alt
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
-    for rival in rivals if self_check(tubes, capacity) else []:
+    flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
+    for rival in rivals if self_check(tubes, capacity) or flat else []:
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
         if not weak and not self_check(other.tubes, other.capacity):
@@ -2584,6 +2590,9 @@ def _pick_unit(
     return best, bool(ambiguous)
 
 
+MIN_UNIT_WIDTH = 0.3  # tube widths: no unit is drawn flatter (see `_read_slots`)
+
+
 def _least_unit(first: float | None) -> float:
     """The smallest unit height the second pass may find after the first found `first`: it
     merges runs shorter than a third of that unit, so it sees fewer boundaries, none that
@@ -2612,17 +2621,19 @@ def _bounds_cover(bounds: np.ndarray, height: float) -> tuple:
     return cands, cover.max(axis=1), offs[np.argmax(cover, axis=1)] * cands
 
 
-def _rival_units(cands: np.ndarray, cover: np.ndarray, unit: float, most: int = 3) -> list:
+def _rival_units(
+    cands: np.ndarray, cover: np.ndarray, unit: float, least: float = 0.0, most: int = 3
+) -> list:
     """Indices of other unit heights the fit found nearly as good as `unit`: peaks of `cover`
     at least half the best, two or three times `unit` or a half or a third of it (within
-    6 %), best first, at most `most`. On a blurred picture, or where marks cut cells, the
-    grid of twice or half the unit fits the boundaries nearly as well; a grid at another
-    ratio would drop or invent colour boundaries."""
+    6 %) and at least `least` rows, best first, at most `most`. On a blurred picture, or
+    where marks cut cells, the grid of twice or half the unit fits the boundaries nearly as
+    well; a grid at another ratio would drop or invent colour boundaries."""
     inner = (cover[1:-1] >= cover[:-2]) & (cover[1:-1] > cover[2:])
     peaks = np.flatnonzero(np.concatenate([[cover[0] > cover[1]], inner, [cover[-1] > cover[-2]]]))
     ratio = cands[peaks, None] / (unit * np.array([2.0, 3.0, 1 / 2, 1 / 3]))
     harmonic = (np.abs(ratio - 1) <= 0.06).any(axis=1)
-    keep = peaks[harmonic & (cover[peaks] >= 0.5 * cover.max())]
+    keep = peaks[harmonic & (cover[peaks] >= 0.5 * cover.max()) & (cands[peaks] >= least)]
     return keep[np.argsort(-cover[keep], kind="stable")][:most].tolist()
 
 
