@@ -16,6 +16,7 @@ from puzzlelab.watersort.screenshot import (
     DoubtfulReadingError,
     Reading,
     _even_runs,
+    _few_tubes,
     _like_hidden,
     _missed_marks,
     _Segment,
@@ -378,3 +379,13 @@ def test_shape_doubts_on_their_own():
         "invented or tubes missed"
     ]
     assert _uneven_rows([7, 6]) == [] and _uneven_rows([5]) == [] and _uneven_rows([3, 3, 2]) == []
+
+
+def test_too_few_tubes_is_a_doubt():
+    """Two tubes, as one per row or one row of two, are never a level: tubes were missed."""
+    assert _few_tubes([1, 1]) == [
+        "only 2 tube(s) found: a water-sort level has 3 or more, so tubes were missed (faint "
+        "glass, or rows not found)"
+    ]
+    assert _few_tubes([2]) and _few_tubes([1]) and _few_tubes([]) != []
+    assert _few_tubes([3]) == [] and _few_tubes([2, 1]) == [] and _few_tubes([7, 7]) == []

@@ -1504,7 +1504,7 @@ def _read_slots(
     else:
         problems += [(text, []) for text in _even_runs(runs, capacity)]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
-    problems += [(text, []) for text in _uneven_rows(layout)]
+    problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
         (f"tube {k}: full of a colour seen nowhere else, near the picture behind: empty?", [k])
@@ -1583,6 +1583,17 @@ def _uneven_rows(layout: list[int]) -> list[str]:
     return [
         f"rows of {min(layout)} and {max(layout)} tubes: games share tubes evenly between "
         "rows, so a row may be invented or tubes missed"
+    ]
+
+
+def _few_tubes(layout: list[int], least: int = 3) -> list[str]:
+    """The doubt when fewer than `least` tubes were found: a level needs two colours and room
+    to pour, so games draw three tubes or more, and the others were missed."""
+    if sum(layout) >= least:
+        return []
+    return [
+        f"only {sum(layout)} tube(s) found: a water-sort level has {least} or more, so tubes "
+        "were missed (faint glass, or rows not found)"
     ]
 
 
