@@ -16,6 +16,7 @@ from puzzlelab.watersort.screenshot import (
     _segments,
     _unlike_pitches,
     outcome,
+    read_screenshot,
 )
 from puzzlelab.watersort.synth import synth_board
 
@@ -41,6 +42,16 @@ def test_the_ghost_that_centres_its_row_is_kept():
     both = {_row(xs4)[0][0], _row(xs4)[3][0]}  # the two ends: the rest stays centred
     assert _centring([_row(xs4)], both, width) == set()
     assert _centring([row], set(), width) == set()
+
+
+def test_a_slot_kept_for_centring_is_a_doubt():
+    """Seed 1595: the faint empty tube kept because it centres its row is inferred, not seen,
+    so the reading (exact) names it as a tube to check; row boxes placed off their tubes
+    would otherwise pass a real tube's liquid as an empty tube without a word."""
+    board = synth_board(1595)
+    reading = read_screenshot(board.image)
+    assert reading.layout == board.layout and not reading.ok
+    assert reading.problems[-1].startswith("tube 8: no tube seen there") and 8 in reading.doubtful
 
 
 def _picture(band: int | None, height: int = 400, width: int = 200) -> np.ndarray:

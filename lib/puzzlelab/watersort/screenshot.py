@@ -1211,14 +1211,16 @@ def read_screenshot(
     reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
     found = {b for row in rows for b, _ in row}
     ghosts = _ghosts(lab, side, filled, found, reading.tubes)
-    ghosts -= _centring(filled, ghosts, lab.shape[1])
+    kept = _centring(filled, ghosts, lab.shape[1])
+    ghosts -= kept
     if not ghosts:
-        return reading
+        return _unseen(reading, slots, kept)
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
     gaps += [(r, round(x / scale)) for r, x in _holes(filled, ghosts)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
-    return _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
+    reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
+    return _unseen(reading, slots, kept)
 
 
 def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: list) -> set:
@@ -1259,6 +1261,20 @@ def _centring(rows: list, ghosts: set, width: int) -> set:
         nxt = rest[-1][0] + pitch if off < 0 else rest[0][0] - pitch
         keep.update([b for b in boxes if b in ghosts and abs(b[0] - nxt) <= 0.15 * pitch][:1])
     return keep
+
+
+def _unseen(reading: Reading, slots: list, kept: set) -> Reading:
+    """`reading` with a doubt on each slot kept only because it centres its row (see
+    `_centring`): no tube was seen there, so the empty tube is inferred, not read (boxes
+    placed off their tubes leave a real tube's liquid outside its slot)."""
+    ks = [k for k, (box, _) in enumerate(slots) if box in kept]
+    if not ks:
+        return reading
+    texts = [
+        f"tube {k}: no tube seen there, kept as empty as it centres its row: check it" for k in ks
+    ]
+    doubtful = sorted(set(reading.doubtful) | set(ks))
+    return replace(reading, problems=reading.problems + texts, doubtful=doubtful)
 
 
 def _holes(rows: list, dropped: set) -> list[tuple[int, int]]:
