@@ -17,6 +17,7 @@ from puzzlelab.watersort.screenshot import (
     Reading,
     _even_runs,
     _few_tubes,
+    _hidden_tops,
     _like_hidden,
     _missed_marks,
     _Segment,
@@ -379,6 +380,12 @@ def test_shape_doubts_on_their_own():
         "invented or tubes missed"
     ]
     assert _uneven_rows([7, 6]) == [] and _uneven_rows([5]) == [] and _uneven_rows([3, 3, 2]) == []
+
+
+def test_a_hidden_top_is_a_doubt():
+    """Games hide the units under a tube's top, never the top: a '?' there is a misreading."""
+    assert _hidden_tops([["?", "red"], ["?", "?", "?"], None, [], ["blue", "?"]]) == [1, 4]
+    assert _hidden_tops([["?", "?", "red"], ["red"], None, []]) == []
 
 
 def test_too_few_tubes_is_a_doubt():

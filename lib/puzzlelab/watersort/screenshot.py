@@ -1527,6 +1527,10 @@ def _read_slots(
         for k in _tinted_full(lab, [b for b, _ in slots], per_tube, tubes, capacity)
     ]
     problems += [
+        (f"tube {k}: its top unit read as '?', but games show every tube's top: a liquid?", [k])
+        for k in _hidden_tops(tubes)
+    ]
+    problems += [
         (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
     ]
@@ -1578,6 +1582,12 @@ def _tinted_full(lab: np.ndarray, boxes: list, per_tube: list, tubes: list, capa
         if side is not None and np.linalg.norm(runs[0].lab - side) < TINT_NEAR:
             out.append(k)
     return out
+
+
+def _hidden_tops(tubes: list) -> list[int]:
+    """Tubes whose top unit is read as '?': games hide only the units under the top one (the
+    top is the one a player may pour), so a liquid there was taken for a '?' cell."""
+    return [k for k, t in enumerate(tubes) if t and t[-1] == HIDDEN]
 
 
 def _even_runs(runs: list[int], capacity: int) -> list[str]:
