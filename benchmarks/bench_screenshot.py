@@ -40,6 +40,12 @@ PREVIOUS = (
 # 1000-1599, 2000-2199: 720 of 900 exact (697 before), silent 6 (12 before); never looked at
 # while tuning, 2200-2399: 136 of 200 exact (68 %; 131 before), silent 2 (3 before), 1 error;
 # the earlier honest sets 1800-1999: 141 (as before), silent 5; 1600-1799: 157 (154), silent 2.
+# 2026-11-27 late afternoon, after the banner, centring, cover-from-the-top, flat-unit and
+# missed-'?' rules and four new doubts: 0.42 s mean, 0.68 s worst CPU per screenshot (notebook
+# 07, run beside two sweeps); synthetic: 80 % of seeds 0-99 (none silent); tuned-on seeds: 732
+# of 900 exact (720 before), silent 1 (6 before), 2 errors (0 before); never looked at while
+# tuning, 2400-2599: 147 of 200 exact (73.5 %; 146 before), silent 4 with the rules, 1 with the
+# doubts written after looking at them (3 before), 1 error.
 
 
 def _decode_and_scale(path) -> None:
