@@ -575,7 +575,7 @@ def _progress(progress: bool, total: int, done: int, label: object):
 
 def _run_on_cluster(fn, cases, bounds, todo, cluster, finish) -> None:
     """Submit the missing chunks to a Dask cluster and hand each finished one to `finish`."""
-    from distributed import as_completed
+    from distributed import as_completed, wait
 
     client, owned = _client(cluster)
     token = hashlib.sha256(f"{time.time_ns()}-{os.getpid()}".encode()).hexdigest()[:12]
@@ -588,6 +588,8 @@ def _run_on_cluster(fn, cases, bounds, todo, cluster, finish) -> None:
         try:
             for future in as_completed(futures):
                 i = futures[future]
+                if future.status not in ("finished", "error", "cancelled"):
+                    wait([future])  # finished, then lost with its worker: it is recomputed
                 if future.status == "finished":
                     finish(i, future.result())
                     continue
