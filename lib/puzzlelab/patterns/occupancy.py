@@ -402,11 +402,17 @@ def _distinct_per_row(draws: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------- sample size
 
 
+EXACT_BITS = 200_000  # unseen_probability is exact (a Fraction) up to this many bits
+
+
 def unseen_probability(pool: int, n_samples: int | np.ndarray) -> float | np.ndarray:
     """The write-up's risk: one extra pattern among N + 1 never drawn in n samples, (N/(N+1))^n."""
     pool = check_pool(pool)
     if np.ndim(n_samples) == 0:  # (N/(N+1))^n = (1 - 1/(N+1))^n, any sizes
-        return math.exp(-_unseen_exponent(pool + 1, check_samples(n_samples)))
+        n = check_samples(n_samples)
+        if n * (pool + 1).bit_length() <= EXACT_BITS:  # correctly rounded, as samples_needed
+            return float(Fraction(pool, pool + 1) ** int(n))
+        return math.exp(-_unseen_exponent(pool + 1, n))
     step = math.log1p(1.0 / pool) if pool <= EXACT_FLOAT else 1 / pool
     out = np.exp(-_samples_array(n_samples) * step)
     return float(out) if np.ndim(out) == 0 else out

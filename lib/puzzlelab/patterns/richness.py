@@ -121,7 +121,7 @@ def moment_estimate(n_samples: int, n_distinct: int) -> float:
         lo, hi = hi, hi * 2
     if gap(lo) >= 0:  # E[D] reaches d already at N = d (to float precision)
         return float(d)
-    return math.exp(optimize.brentq(gap, lo, hi, xtol=1e-12))
+    return max(float(d), math.exp(optimize.brentq(gap, lo, hi, xtol=1e-12)))  # N >= E[D]
 
 
 def _gains(N: int, n: int, d: int) -> bool:
