@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import examples
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -244,9 +244,11 @@ def test_moment_estimate_solves_expected_distinct():
         N = moment_estimate(n, d)
         assert N * (1 - (1 - 1 / N) ** n) == pytest.approx(d, rel=1e-9)
     assert math.isinf(moment_estimate(5, 5)) and moment_estimate(5, 1) == 1
+    assert moment_estimate(131, 5) >= 5  # N >= E[D] = d; the root-finder gave 4.999999999999999
 
 
 @given(st.integers(1, 400), st.floats(1e-6, 0.5))
+@example(pool=1, reliability=0.125)  # (1/2)^3 is exactly 0.125: a float power read it above
 def test_samples_needed_is_the_first_n(pool, reliability):
     """The returned n is the first sample count whose risk is at most `reliability`."""
     n = samples_needed(pool, reliability)
