@@ -98,6 +98,19 @@ def test_close_shades_stay_apart_and_noise_does_not_split():
     assert margins.min() > 0.5
 
 
+def test_a_unit_shifted_off_its_colour_is_joined_back_on_a_full_board():
+    """On a fully visible board (3 colours of 4 units), a unit whose colour a round bottom
+    shifted far from its own is joined back to the one colour seen too rarely to hold it
+    (cutting the tree at three colours would join the two greens instead); with no count to
+    keep (board partly hidden), it stays a colour of its own."""
+    base = np.array([[85.0, -20, 70], [60, -50, 40], [45, -40, 30]])  # two close greens
+    samples = np.repeat(base, 4, axis=0)
+    samples[3] = [86.0, -40, 20]  # a yellow mixed with a light outline: 54 ΔE off
+    labels_, _ = cluster_colors(samples, n_clusters=3, size=4)
+    assert [len(set(labels_[k * 4 : k * 4 + 4])) for k in range(3)] == [1, 1, 1]
+    assert len(set(cluster_colors(samples)[0])) == 4
+
+
 @pytest.mark.parametrize(
     "bad",
     [np.zeros((10, 10, 3), np.uint8), np.full((200, 100, 3), np.nan), np.zeros((5,)), "x.png"],

@@ -54,10 +54,32 @@ def cluster_colors(
     labels = fcluster(tree, join, criterion="distance") - 1
     if not _balanced(labels, n_clusters, size) and n_clusters:
         alt = fcluster(tree, n_clusters, criterion="maxclust") - 1
+        if not _balanced(alt, n_clusters, size) and size:
+            alt = _join_short(samples, labels, size)
         if _balanced(alt, n_clusters, size):
             labels = alt
     labels = _renumber(labels)
     return labels, _margins(samples, labels)
+
+
+def _join_short(samples: np.ndarray, labels: np.ndarray, size: int) -> np.ndarray:
+    """`labels` with colours seen fewer than `size` times joined in pairs, the nearest first,
+    while two such fit in one colour: on a fully visible board a unit whose colour a round
+    bottom or a glint shifted past `join` splits its colour in two short ones."""
+    labels = labels.copy()
+    while True:
+        short = [c for c in np.unique(labels) if (labels == c).sum() < size]
+        centre = {c: samples[labels == c].mean(axis=0) for c in short}
+        pairs = [
+            (float(np.linalg.norm(centre[a] - centre[b])), a, b)
+            for i, a in enumerate(short)
+            for b in short[i + 1 :]
+            if (labels == a).sum() + (labels == b).sum() <= size
+        ]
+        if not pairs:
+            return labels
+        _, a, b = min(pairs)
+        labels[labels == b] = a
 
 
 def _renumber(labels: np.ndarray) -> np.ndarray:
