@@ -17,6 +17,7 @@ from puzzlelab.watersort.screenshot import (
     Reading,
     _even_runs,
     _few_tubes,
+    _grey_among_hidden,
     _hidden_tops,
     _like_hidden,
     _missed_marks,
@@ -288,6 +289,26 @@ def test_a_liquid_in_the_grey_of_unmatched_question_cells_is_doubtful():
     assert _like_hidden(tubes, np.array([38.0, -3, 2]), False) == []  # one fill
     assert _like_hidden(tubes, None, True) == []  # marks on every colour: no '?' grey
     assert _like_hidden([[seg("liquid", (46, -3, 2))]], None, False) == []  # no '?' at all
+
+
+def test_a_grey_liquid_between_question_cells_is_doubtful():
+    """A grey liquid run between two '?' runs, in their grey or the '?' fill's, may be a '?'
+    cell whose mark was missed (games hide a run of units): its tube is named. A coloured
+    run there, a grey far from them, or a grey on top of the '?' cells is no doubt."""
+
+    def seg(kind: str, lab: tuple) -> _Segment:
+        return _Segment(0, 10, np.array(lab, dtype=float), kind)
+
+    q, dark = seg("hidden", (48, 0, 1)), seg("liquid", (41, 0, 0))
+    tubes = [
+        [seg("hidden", (41, 0, 0)), dark, q, seg("liquid", (69, -21, -32))],  # 1111
+        [q, seg("liquid", (60, 60, 30)), q],  # a red between '?' cells: seen
+        [q, seg("liquid", (90, 0, 0)), q],  # a light grey far from them
+        [q, q, seg("liquid", (50, 0, 1))],  # a grey liquid on top of the '?' cells
+        None,
+    ]
+    assert _grey_among_hidden(tubes, None) == [0]
+    assert _grey_among_hidden(tubes, np.array([88.0, 0.0, 0.0])) == [0, 2]  # the fill's grey
 
 
 def test_grey_runs_in_the_place_of_question_cells_are_offered_as_cells():

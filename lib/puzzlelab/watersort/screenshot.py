@@ -1535,6 +1535,10 @@ def _read_slots(
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
     ]
     problems += [
+        (f"tube {k}: a grey unit between '?' cells: a '?' whose mark was missed?", [k])
+        for k in _grey_among_hidden(per_tube, marks.get("fill"))
+    ]
+    problems += [
         (f"tube {k}: read as covered, but no cover's icon was found: check it", [k]) for k in unsure
     ]
     problems += [
@@ -2455,6 +2459,23 @@ def _like_hidden(per_tube: list, fill: np.ndarray | None, symbols: bool) -> list
             for s in t
         )
     ]
+
+
+def _grey_among_hidden(per_tube: list, fill: np.ndarray | None) -> list[int]:
+    """Tubes holding a grey liquid run between two '?' runs, in the grey of either or of the
+    '?' fill (within `SAME_FILL` ΔE): a '?' cell whose mark was missed (a thin mark on a
+    small picture) reads as just such a liquid, and the '?' cells' wildcards keep the
+    invariant whatever it is. Games hide a run of units, not units either side of one shown."""
+    out = []
+    for k, t in enumerate(per_tube):
+        for below, s, above in zip(t or [], (t or [])[1:], (t or [])[2:], strict=False):
+            if not (below.kind == above.kind == "hidden" and s.kind == "liquid" and _neutral(s)):
+                continue
+            greys = [below.lab, above.lab] + ([fill] if fill is not None else [])
+            if np.linalg.norm(np.array(greys, dtype=float) - s.lab, axis=1).min() < SAME_FILL:
+                out.append(k)
+                break
+    return out
 
 
 def _missed_marks(per_tube: list, fill: np.ndarray | None) -> list | None:
