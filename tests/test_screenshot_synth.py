@@ -410,6 +410,18 @@ def test_glass_under_liquid_at_the_bottom_is_skipped():
     assert _stack([_seg(0, "empty", 1), _seg(50, "empty", 2)], box) == []
 
 
+def test_a_bottom_piece_flatter_than_any_unit_is_the_bottom_edge():
+    """A run at a tube's very bottom flatter than `MIN_UNIT_WIDTH` tube widths (a round
+    bottom's curve mixing its liquid with the outline or the picture) is no unit: the stack
+    starts above it. A run as tall as the flattest unit is a unit."""
+    box = (0, 0, 50, 200)  # the flattest unit is 15 rows
+    liquid = _Segment(100, 186, np.array([40.0, -40.0, 30.0]), "liquid", glass=40)
+    curve = _Segment(186, 200, np.array([40.0, -25.0, 15.0]), "liquid", glass=45)
+    assert [s.y0 for s in _stack([_seg(0, "empty", 1), liquid, curve], box)] == [100]
+    liquid.y1, unit = 185, _Segment(185, 200, np.array([40.0, -25.0, 15.0]), "liquid", glass=45)
+    assert [s.y0 for s in _stack([_seg(0, "empty", 1), liquid, unit], box)] == [185, 100]
+
+
 def _headroom_tube(seam: int) -> list[_Segment]:
     """A tube (box (x, 0, 10, 100)) from the top: glass to row `seam`, a run of another
     colour further from the glass down to row 40, liquid below."""

@@ -2589,10 +2589,10 @@ def _bottom_edge(seg: _Segment, box: tuple) -> bool:
 
 
 def _edge_rows(box: tuple) -> int:
-    """Rows the outline across a tube's bottom may take: a quarter of its width or 6 % of
-    its height, whichever is more (no unit is that short)."""
+    """Rows the outline across a tube's bottom may take: `MIN_UNIT_WIDTH` of its width or 6 %
+    of its height, whichever is more (no unit is that short)."""
     _, _, w, h = box
-    return int(max(0.06 * h, 0.25 * w))
+    return int(max(0.06 * h, MIN_UNIT_WIDTH * w))
 
 
 def _bounds(segs: list[_Segment] | None, box: tuple) -> list[tuple[float, float, int]]:
