@@ -212,6 +212,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2103, "four bottom '?' cells at round bottoms, no mark seen: read as grey liquid"),
         (2143, "three '?' cells at a flat bottom read as three units of grey liquid"),
         (1482, "a bottom '?' cell under liquid, its plain mark missed: read as grey liquid"),
+        (21, "a round bottom's curve under a green unit split off as a colour of its own"),
+        (61, "one unit on a flat thick-outlined bottom over a photo read as a new colour"),
+        (1476, "two round bottoms mixing dark green with the outline read as a new colour"),
+        (1583, "background below a round bottom inside the box read as the bottom unit"),
+        (2156, "an empty tube's bottom edge read as a unit of liquid"),
+        (1277, "a yellow unit in a round bottom with a light outline read 54 ΔE off"),
+        (40, "a split colour left the invariant broken, so capacity 5 was taken for 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
