@@ -212,6 +212,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2103, "four bottom '?' cells at round bottoms, no mark seen: read as grey liquid"),
         (2143, "three '?' cells at a flat bottom read as three units of grey liquid"),
         (1482, "a bottom '?' cell under liquid, its plain mark missed: read as grey liquid"),
+        (1509, "a unit between two of one colour in a too-wide box taken for a lock, silently"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -2393,7 +2393,28 @@ def _narrow(lab: np.ndarray, box: tuple, above: tuple, mid: tuple, below: tuple)
     while right < len(differs) - 1 and differs[right + 1]:
         right += 1
     same = ~differs
-    return bool(right - left + 1 < 0.7 * w and min(same[:left].sum(), same[right + 1 :].sum()) >= 2)
+    if right - left + 1 >= 0.7 * w or min(same[:left].sum(), same[right + 1 :].sum()) < 2:
+        return False
+    return _on_cover(m, np.median(lab[above[0] : above[1], cols], axis=0), left, right)
+
+
+def _on_cover(mid: np.ndarray, above: np.ndarray, left: int, right: int, same: float = 12) -> bool:
+    """True when the columns beside an icon's run `left`..`right` (up to four each side, in
+    its rows, `mid`) show, on one side at least, the colour drawn above the icon (`above`:
+    the whole run above it, so an icon's top cut into it counts little; at some column of
+    the icon's run, ΔE under `same`): an icon sits on its cover (on a tiny picture its blur
+    may reach the cover's border on one side). A unit between two units of one colour is
+    bounded on both sides by the tube's walls instead, whose colour is not the liquid's
+    above it. The run's outer columns (a fifth each side, at least two) are left out of
+    `above`: they may be a wall's."""
+    trim = max(2, (right - left + 1) // 5)
+    over = above[left + trim : right + 1 - trim]
+    if not len(over):
+        return True
+    for side in (mid[max(0, left - 4) : left], mid[right + 1 : right + 5]):
+        if len(side) and np.linalg.norm(side[:, None, :] - over[None, :, :], axis=2).min() < same:
+            return True
+    return False
 
 
 def _neutral(seg: _Segment) -> bool:
