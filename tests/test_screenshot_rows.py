@@ -13,7 +13,9 @@ from puzzlelab.watersort.screenshot import (
     _icon,
     _merge_same,
     _profile,
+    _same_pitch,
     _segments,
+    _spans,
     _unlike_pitches,
     outcome,
     read_screenshot,
@@ -116,3 +118,20 @@ def test_a_gap_read_as_a_tube_is_flagged_not_silent():
     the other row's spacing; the reading says so instead of passing as sure."""
     board = synth_board(2080)
     assert outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
+
+
+def test_two_found_boxes_may_be_two_or_three_comb_tubes_apart():
+    """The outlines found two tubes of a row, 160 apart, the comb three at 80 (seed 1445:
+    faint glass, the middle tube's liquid near the background): the one step spans two of
+    the comb's, and the comb's tubes leave gaps, so both locators space the row alike. A
+    comb whose boxes all but touch took the gaps for tubes; a step of 1.5 is no span."""
+    outline = [_row([100, 260])]
+    comb = [_row([100, 180, 260])]
+    assert _spans(160.0, 80.0, comb[0], [b for b, _ in outline[0]])
+    assert _same_pitch(comb, outline)
+    touching = [[((x, 100, 75, H), False) for x in (100, 180, 260)]]
+    assert not _same_pitch(touching, outline)
+    assert not _spans(160.0, 107.0, comb[0], [b for b, _ in outline[0]])
+    assert not _spans(160.0, 80.0, comb[0], [b for b, _ in _row([100, 180, 260])])
+    uneven = _row([100, 216, 274, 331])  # seed 1014: steps of 116, 58 and 57, no one pitch
+    assert not _spans(116.0, 58.0, uneven, [b for b, _ in _row([100, 216])])

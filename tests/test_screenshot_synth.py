@@ -213,6 +213,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2143, "three '?' cells at a flat bottom read as three units of grey liquid"),
         (1482, "a bottom '?' cell under liquid, its plain mark missed: read as grey liquid"),
         (1509, "a unit between two of one colour in a too-wide box taken for a lock, silently"),
+        (1445, "outlines found two tubes of a row of three, the comb's evenly spaced row lost"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -386,9 +386,25 @@ def _same_pitch(rows: list, others: list) -> bool:
         hint = _pitch_hint(others[:k] + others[k + 1 :]) if len(good) == 2 else 0.0
         if hint:
             pitch = _common_step(np.array([pitch, hint])) or pitch
-        if mate and abs(step - pitch) > 0.1 * pitch:
+        spans = not hint and _spans(pitch, step, mate[0], good)  # other rows' pitch rules
+        if mate and abs(step - pitch) > 0.1 * pitch and not spans:
             return False
     return True
+
+
+def _spans(pitch: float, step: float, mate: list, good: list) -> bool:
+    """True when the one step between two well-matched boxes (`good`, `pitch` apart) is two
+    or three of the comb's `step` in its row `mate`, whose tubes leave gaps (step at least
+    1.3 box widths: a comb that took gaps for tubes has its boxes all but touch): the two
+    boxes found are not neighbours, the comb saw the tubes between. Every step of the comb's
+    row must be its `step` (within 15 %): a comb row of uneven steps has no one pitch."""
+    if len(good) != 2 or step <= 0 or step < 1.3 * mate[0][0][2]:
+        return False
+    steps = np.diff(sorted(b[0] for b, _ in mate))
+    if np.abs(steps - step).max() > 0.15 * step:
+        return False
+    k = pitch / step
+    return round(k) in (2, 3) and abs(k - round(k)) <= 0.1 * round(k)
 
 
 def _levels(rows: list) -> int:
