@@ -13,6 +13,7 @@ from puzzlelab.watersort.screenshot import (
     _icon,
     _merge_same,
     _profile,
+    _regular,
     _same_pitch,
     _segments,
     _spans,
@@ -135,3 +136,13 @@ def test_two_found_boxes_may_be_two_or_three_comb_tubes_apart():
     assert not _spans(160.0, 80.0, comb[0], [b for b, _ in _row([100, 180, 260])])
     uneven = _row([100, 216, 274, 331])  # seed 1014: steps of 116, 58 and 57, no one pitch
     assert not _spans(116.0, 58.0, uneven, [b for b, _ in _row([100, 216])])
+
+
+def test_evenly_stepped_rows_beat_unevenly_stepped_ones():
+    """Rows of slots at one pitch beat rows whose slots crowd (seed 1074: a row's odd boxes
+    re-centred at 183 and 338, a slot added at 279 between them, one read as a ghost)."""
+    even = [_row([87, 171, 255, 339, 423]), _row([44, 128])]
+    uneven = [_row([87, 183, 279, 338, 427]), _row([44, 128])]
+    assert _regular(even, uneven)
+    assert not _regular(uneven, even)
+    assert not _regular(even, even)

@@ -214,6 +214,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1482, "a bottom '?' cell under liquid, its plain mark missed: read as grey liquid"),
         (1509, "a unit between two of one colour in a too-wide box taken for a lock, silently"),
         (1445, "outlines found two tubes of a row of three, the comb's evenly spaced row lost"),
+        (1074, "outline boxes re-centred unevenly in a row: one slot read as a ghost, 6, 5, 4"),
+        (2163, "a full tube read as covered: boxes from the outlines' unevenly stepped row"),
+        (2011, "a tube of 5 read as empty: the outlines' uneven row put its box off the tube"),
+        (1111, "a '?' cell misread: boxes from the outlines' uneven row for the comb's even"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -231,7 +231,8 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
 def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[tuple]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
     separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
-    (any number when every outline box was odd: none showed the tubes' size), holds the
+    (any number when every outline box was odd: none showed the tubes' size; as many when
+    its rows step evenly and the outlines' do not, see `_regular`), holds the
     tubes the outlines found and spaces them alike; and a row of faint tubes at the rows'
     step (see `_more_rows`). The comb's rows are also taken when the outlines' share tubes
     in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
@@ -246,7 +247,9 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
         return _more_rows(comb or outline, lab, side)
     rows_ok = _levels(comb) >= _levels(outline)
     matched = any(not odd for row in outline for _, odd in row)  # else no outline told the size
-    more = _count(comb, lab, side) > _count(outline, lab, side) or not matched
+    spaced = [_assemble(found, lab, side, []) for found in (comb, outline)]
+    combed, outlined = (sum(map(len, rows)) for rows in spaced)
+    more = combed > outlined or not matched or (combed == outlined and _regular(*spaced))
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
     rows = _more_rows(comb if pick else outline, lab, side)
@@ -261,6 +264,19 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
     return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
+
+
+def _regular(rows: list, others: list, tol: float = 0.15) -> bool:
+    """True when every row of (box, odd) slots in `rows` steps evenly (each step within `tol`
+    of the row's median step) and some row of `others` does not: games space a row's tubes
+    at one pitch, so slots crowded or spread unevenly stand off their tubes."""
+
+    def even(row: list) -> bool:
+        steps = np.diff(sorted(b[0] for b, _ in row))
+        step = np.median(steps) if len(steps) else 0.0
+        return len(steps) < 2 or bool(np.abs(steps - step).max() <= tol * step)
+
+    return all(map(even, rows)) and not all(map(even, others))
 
 
 def _banner_top(lab: np.ndarray, reach: float = 0.15, share: float = 0.9) -> int:
@@ -426,11 +442,6 @@ def _explains(rows: list, others: list) -> bool:
         for a in theirs
     )
     return hits >= 0.8 * len(theirs)
-
-
-def _count(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray) -> int:
-    """Number of slots in `rows` once each row's pitch has filled it."""
-    return sum(len(row) for row in _assemble(rows, lab, side, []))
 
 
 def _assemble(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray, gaps: list) -> list:
