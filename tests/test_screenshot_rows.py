@@ -10,6 +10,7 @@ from puzzlelab.watersort.screenshot import (
     _above,
     _banner_top,
     _centring,
+    _details,
     _icon,
     _merge_same,
     _profile,
@@ -146,3 +147,15 @@ def test_evenly_stepped_rows_beat_unevenly_stepped_ones():
     assert _regular(even, uneven)
     assert not _regular(uneven, even)
     assert not _regular(even, even)
+
+
+def test_outlines_far_smaller_than_the_combs_tubes_are_details():
+    """Outline boxes 10 wide and 68 tall where the comb sees tubes 52 by 150 (seed 2027:
+    two of them inside one tube, a row of 7 read for 3): marks or icons, not tubes. Boxes of
+    the comb's width, or of its height (the comb took two tubes for one), are tubes."""
+    comb = [[((x, 100, 52, 150), False) for x in (54, 162, 270)]]
+    marks = [[((x, 170, 10, 68), False) for x in (276, 307)]]
+    assert _details(marks, comb)
+    assert not _details([[((x, 100, 50, 150), False) for x in (54, 162)]], comb)
+    assert not _details(marks, [[((x, 100, 52, 100), False) for x in (54, 162, 270)]])
+    assert not _details([], comb) and not _details(marks, [])

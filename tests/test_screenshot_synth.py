@@ -218,6 +218,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2163, "a full tube read as covered: boxes from the outlines' unevenly stepped row"),
         (2011, "a tube of 5 read as empty: the outlines' uneven row put its box off the tube"),
         (1111, "a '?' cell misread: boxes from the outlines' uneven row for the comb's even"),
+        (2027, "outlines of marks inside tubes, a fifth of a tube wide, read as a row of 7"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -238,11 +238,13 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
     when the outlines' rows are stacked as no game stacks them (see `_stacked`: their count
     then means nothing) and the comb's are not. Rows inside an ad banner are neither's (see
-    `_banner_top`)."""
+    `_banner_top`), nor are outlines far smaller than the comb's tubes (see `_details`)."""
     shapes = _shapes(img)
     banner = _banner_top(lab)
     outline = _above(_outline_rows(shapes), banner)
     comb = _above(_comb_rows(lab, side, shapes), banner)
+    if _details(outline, comb):
+        outline = []
     if not comb or not outline:
         return _more_rows(comb or outline, lab, side)
     rows_ok = _levels(comb) >= _levels(outline)
@@ -264,6 +266,17 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
     return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
+
+
+def _details(outline: list, comb: list, wide: float = 0.5, tall: float = 0.6) -> bool:
+    """True when every outline box is under `wide` of the comb's tube width and `tall` of
+    its height: outlines of things drawn in or between tubes ('?' marks, an icon, a photo's
+    detail), not tubes (a board's tubes share one size, which both locators see)."""
+    if not outline or not comb:
+        return False
+    boxes = [b for row in comb for b, _ in row]
+    w, h = np.median([b[2] for b in boxes]), np.median([b[3] for b in boxes])
+    return all(b[2] < wide * w and b[3] < tall * h for row in outline for b, _ in row)
 
 
 def _regular(rows: list, others: list, tol: float = 0.15) -> bool:
