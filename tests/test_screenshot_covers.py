@@ -13,6 +13,7 @@ from puzzlelab.watersort.screenshot import (
     _icon,
     _merge_same,
     _merge_short,
+    _on_cover,
     _profile,
     _repeated,
     _Segment,
@@ -118,6 +119,24 @@ def test_a_unit_seen_through_a_box_off_the_tube_is_no_icon():
     assert len(segs) == 3
     assert not _icon(lab, off, segs, 0.25)
     assert _icon(_cover([(68, 92, 14, 26, (60, -40, 40))]), off, segs, 0.25)
+
+
+def test_a_unit_between_walls_in_a_wide_box_is_no_icon():
+    """A yellow unit between two purple units of a thick-walled tube, in a box half as wide
+    again as the tube (seed 1509 read it as a lock, silently): the unit is narrower than the
+    box, but the columns beside it are the tube's grey walls, not the purple drawn above it,
+    so it sits on no cover (see `_on_cover`). On a cover the same run has the cover beside."""
+    lab = _cover([])
+    x, y, w, h = BOX
+    lab[y : y + h, x + 8 : x + 32] = (20, 0, 0)  # the walls
+    lab[y : y + h, x + 11 : x + 29] = (55, 25, -30)  # purple liquid inside them
+    lab[y + 68 : y + 92, x + 11 : x + 29] = (95, -10, 70)  # a yellow unit between
+    segs = _merge_same(_segments(_profile(lab, BOX), y))
+    assert len(segs) == 3
+    assert not _icon(lab, BOX, segs, 0.25)
+    assert not _on_cover(lab[y + 80, x : x + w], lab[y + 50, x : x + w], 11, 28)
+    lock = _cover([(68, 92)])
+    assert _on_cover(lock[y + 80, x : x + w], lock[y + 50, x : x + w], 12, 27)
 
 
 def test_a_tube_left_covered_without_an_icon_is_doubtful():

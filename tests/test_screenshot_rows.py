@@ -10,10 +10,14 @@ from puzzlelab.watersort.screenshot import (
     _above,
     _banner_top,
     _centring,
+    _details,
     _icon,
     _merge_same,
     _profile,
+    _regular,
+    _same_pitch,
     _segments,
+    _spans,
     _unlike_pitches,
     outcome,
     read_screenshot,
@@ -116,3 +120,42 @@ def test_a_gap_read_as_a_tube_is_flagged_not_silent():
     the other row's spacing; the reading says so instead of passing as sure."""
     board = synth_board(2080)
     assert outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
+
+
+def test_two_found_boxes_may_be_two_or_three_comb_tubes_apart():
+    """The outlines found two tubes of a row, 160 apart, the comb three at 80 (seed 1445:
+    faint glass, the middle tube's liquid near the background): the one step spans two of
+    the comb's, and the comb's tubes leave gaps, so both locators space the row alike. A
+    comb whose boxes all but touch took the gaps for tubes; a step of 1.5 is no span."""
+    outline = [_row([100, 260])]
+    comb = [_row([100, 180, 260])]
+    assert _spans(160.0, 80.0, comb[0], [b for b, _ in outline[0]])
+    assert _same_pitch(comb, outline)
+    touching = [[((x, 100, 75, H), False) for x in (100, 180, 260)]]
+    assert not _same_pitch(touching, outline)
+    assert not _spans(160.0, 107.0, comb[0], [b for b, _ in outline[0]])
+    assert not _spans(160.0, 80.0, comb[0], [b for b, _ in _row([100, 180, 260])])
+    uneven = _row([100, 216, 274, 331])  # seed 1014: steps of 116, 58 and 57, no one pitch
+    assert not _spans(116.0, 58.0, uneven, [b for b, _ in _row([100, 216])])
+
+
+def test_evenly_stepped_rows_beat_unevenly_stepped_ones():
+    """Rows of slots at one pitch beat rows whose slots crowd (seed 1074: a row's odd boxes
+    re-centred at 183 and 338, a slot added at 279 between them, one read as a ghost)."""
+    even = [_row([87, 171, 255, 339, 423]), _row([44, 128])]
+    uneven = [_row([87, 183, 279, 338, 427]), _row([44, 128])]
+    assert _regular(even, uneven)
+    assert not _regular(uneven, even)
+    assert not _regular(even, even)
+
+
+def test_outlines_far_smaller_than_the_combs_tubes_are_details():
+    """Outline boxes 10 wide and 68 tall where the comb sees tubes 52 by 150 (seed 2027:
+    two of them inside one tube, a row of 7 read for 3): marks or icons, not tubes. Boxes of
+    the comb's width, or of its height (the comb took two tubes for one), are tubes."""
+    comb = [[((x, 100, 52, 150), False) for x in (54, 162, 270)]]
+    marks = [[((x, 170, 10, 68), False) for x in (276, 307)]]
+    assert _details(marks, comb)
+    assert not _details([[((x, 100, 50, 150), False) for x in (54, 162)]], comb)
+    assert not _details(marks, [[((x, 100, 52, 100), False) for x in (54, 162, 270)]])
+    assert not _details([], comb) and not _details(marks, [])

@@ -219,6 +219,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2156, "an empty tube's bottom edge read as a unit of liquid"),
         (1277, "a yellow unit in a round bottom with a light outline read 54 ΔE off"),
         (40, "a split colour left the invariant broken, so capacity 5 was taken for 4"),
+        (1509, "a unit between two of one colour in a too-wide box taken for a lock, silently"),
+        (1445, "outlines found two tubes of a row of three, the comb's evenly spaced row lost"),
+        (1074, "outline boxes re-centred unevenly in a row: one slot read as a ghost, 6, 5, 4"),
+        (2163, "a full tube read as covered: boxes from the outlines' unevenly stepped row"),
+        (2011, "a tube of 5 read as empty: the outlines' uneven row put its box off the tube"),
+        (1111, "a '?' cell misread: boxes from the outlines' uneven row for the comb's even"),
+        (2027, "outlines of marks inside tubes, a fifth of a tube wide, read as a row of 7"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

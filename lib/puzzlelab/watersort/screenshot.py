@@ -231,22 +231,27 @@ def find_tubes(img: np.ndarray) -> list[list[tuple[int, int, int, int]]]:
 def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[tuple]]:
     """Rows of (box, odd) from the two locators: the comb's when it finds at least as many
     separate rows and more tubes (slots the rows' pitch adds included) than the outlines'
-    (any number when every outline box was odd: none showed the tubes' size), holds the
+    (any number when every outline box was odd: none showed the tubes' size; as many when
+    its rows step evenly and the outlines' do not, see `_regular`), holds the
     tubes the outlines found and spaces them alike; and a row of faint tubes at the rows'
     step (see `_more_rows`). The comb's rows are also taken when the outlines' share tubes
     in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
     when the outlines' rows are stacked as no game stacks them (see `_stacked`: their count
     then means nothing) and the comb's are not. Rows inside an ad banner are neither's (see
-    `_banner_top`)."""
+    `_banner_top`), nor are outlines far smaller than the comb's tubes (see `_details`)."""
     shapes = _shapes(img)
     banner = _banner_top(lab)
     outline = _above(_outline_rows(shapes), banner)
     comb = _above(_comb_rows(lab, side, shapes), banner)
+    if _details(outline, comb):
+        outline = []
     if not comb or not outline:
         return _more_rows(comb or outline, lab, side)
     rows_ok = _levels(comb) >= _levels(outline)
     matched = any(not odd for row in outline for _, odd in row)  # else no outline told the size
-    more = _count(comb, lab, side) > _count(outline, lab, side) or not matched
+    spaced = [_assemble(found, lab, side, []) for found in (comb, outline)]
+    combed, outlined = (sum(map(len, rows)) for rows in spaced)
+    more = combed > outlined or not matched or (combed == outlined and _regular(*spaced))
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
     rows = _more_rows(comb if pick else outline, lab, side)
@@ -261,6 +266,30 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
     return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
+
+
+def _details(outline: list, comb: list, wide: float = 0.5, tall: float = 0.6) -> bool:
+    """True when every outline box is under `wide` of the comb's tube width and `tall` of
+    its height: outlines of things drawn in or between tubes ('?' marks, an icon, a photo's
+    detail), not tubes (a board's tubes share one size, which both locators see)."""
+    if not outline or not comb:
+        return False
+    boxes = [b for row in comb for b, _ in row]
+    w, h = np.median([b[2] for b in boxes]), np.median([b[3] for b in boxes])
+    return all(b[2] < wide * w and b[3] < tall * h for row in outline for b, _ in row)
+
+
+def _regular(rows: list, others: list, tol: float = 0.15) -> bool:
+    """True when every row of (box, odd) slots in `rows` steps evenly (each step within `tol`
+    of the row's median step) and some row of `others` does not: games space a row's tubes
+    at one pitch, so slots crowded or spread unevenly stand off their tubes."""
+
+    def even(row: list) -> bool:
+        steps = np.diff(sorted(b[0] for b, _ in row))
+        step = np.median(steps) if len(steps) else 0.0
+        return len(steps) < 2 or bool(np.abs(steps - step).max() <= tol * step)
+
+    return all(map(even, rows)) and not all(map(even, others))
 
 
 def _banner_top(lab: np.ndarray, reach: float = 0.15, share: float = 0.9) -> int:
@@ -386,9 +415,25 @@ def _same_pitch(rows: list, others: list) -> bool:
         hint = _pitch_hint(others[:k] + others[k + 1 :]) if len(good) == 2 else 0.0
         if hint:
             pitch = _common_step(np.array([pitch, hint])) or pitch
-        if mate and abs(step - pitch) > 0.1 * pitch:
+        spans = not hint and _spans(pitch, step, mate[0], good)  # other rows' pitch rules
+        if mate and abs(step - pitch) > 0.1 * pitch and not spans:
             return False
     return True
+
+
+def _spans(pitch: float, step: float, mate: list, good: list) -> bool:
+    """True when the one step between two well-matched boxes (`good`, `pitch` apart) is two
+    or three of the comb's `step` in its row `mate`, whose tubes leave gaps (step at least
+    1.3 box widths: a comb that took gaps for tubes has its boxes all but touch): the two
+    boxes found are not neighbours, the comb saw the tubes between. Every step of the comb's
+    row must be its `step` (within 15 %): a comb row of uneven steps has no one pitch."""
+    if len(good) != 2 or step <= 0 or step < 1.3 * mate[0][0][2]:
+        return False
+    steps = np.diff(sorted(b[0] for b, _ in mate))
+    if np.abs(steps - step).max() > 0.15 * step:
+        return False
+    k = pitch / step
+    return round(k) in (2, 3) and abs(k - round(k)) <= 0.1 * round(k)
 
 
 def _levels(rows: list) -> int:
@@ -410,11 +455,6 @@ def _explains(rows: list, others: list) -> bool:
         for a in theirs
     )
     return hits >= 0.8 * len(theirs)
-
-
-def _count(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray) -> int:
-    """Number of slots in `rows` once each row's pitch has filled it."""
-    return sum(len(row) for row in _assemble(rows, lab, side, []))
 
 
 def _assemble(rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray, gaps: list) -> list:
@@ -2397,7 +2437,28 @@ def _narrow(lab: np.ndarray, box: tuple, above: tuple, mid: tuple, below: tuple)
     while right < len(differs) - 1 and differs[right + 1]:
         right += 1
     same = ~differs
-    return bool(right - left + 1 < 0.7 * w and min(same[:left].sum(), same[right + 1 :].sum()) >= 2)
+    if right - left + 1 >= 0.7 * w or min(same[:left].sum(), same[right + 1 :].sum()) < 2:
+        return False
+    return _on_cover(m, np.median(lab[above[0] : above[1], cols], axis=0), left, right)
+
+
+def _on_cover(mid: np.ndarray, above: np.ndarray, left: int, right: int, same: float = 12) -> bool:
+    """True when the columns beside an icon's run `left`..`right` (up to four each side, in
+    its rows, `mid`) show, on one side at least, the colour drawn above the icon (`above`:
+    the whole run above it, so an icon's top cut into it counts little; at some column of
+    the icon's run, ΔE under `same`): an icon sits on its cover (on a tiny picture its blur
+    may reach the cover's border on one side). A unit between two units of one colour is
+    bounded on both sides by the tube's walls instead, whose colour is not the liquid's
+    above it. The run's outer columns (a fifth each side, at least two) are left out of
+    `above`: they may be a wall's."""
+    trim = max(2, (right - left + 1) // 5)
+    over = above[left + trim : right + 1 - trim]
+    if not len(over):
+        return True
+    for side in (mid[max(0, left - 4) : left], mid[right + 1 : right + 5]):
+        if len(side) and np.linalg.norm(side[:, None, :] - over[None, :, :], axis=2).min() < same:
+            return True
+    return False
 
 
 def _neutral(seg: _Segment) -> bool:
