@@ -13,6 +13,7 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _count_units,
     _Glass,
     _glass,
     _glass_above,
@@ -217,6 +218,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1068, "a liquid topping three tubes taken for the glass: empty tubes read as liquid"),
         (1080, "a black topping two tubes taken for the glass: two empty tubes read as full"),
         (1366, "the glass taken from a liquid over a photo: three tubes a unit short"),
+        (2156, "an empty tube's round bottom outline read as one unit of liquid"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -278,6 +280,21 @@ def test_a_colour_topping_full_tubes_yields_to_tinted_glass_beside_the_picture()
     rims[boxes[0]] = (purple, purple + 10.0)  # the purple may be glass over the picture
     assert _tinted_rims(rims, boxes[:2], purple) is None
     assert _tinted_rims(rims, boxes[:2], np.array([0.0, 0.0, 0.0])) is None  # no rim shows it
+
+
+def test_a_lone_run_under_half_a_unit_at_the_bottom_is_no_liquid():
+    """An empty tube's bottom outline read as a short run (0.4 units) holds no unit; the same
+    run under liquid, or a run of 0.6 units alone, still counts one."""
+    box, unit = (0, 0, 40, 100), 20.0
+    lone = [_Segment(92, 100, np.zeros(3))]
+    _count_units(lone, box, unit, 0.0)
+    assert lone == []
+    alone = [_Segment(88, 100, np.zeros(3))]
+    _count_units(alone, box, unit, 0.0)
+    assert [s.units for s in alone] == [1]
+    stack = [_Segment(92, 100, np.zeros(3)), _Segment(60, 92, np.ones(3) * 50)]
+    _count_units(stack, box, unit, 0.0)
+    assert [s.units for s in stack] == [1, 1]
 
 
 def _seg(y0: int, kind: str, glass: float, lab=(50.0, 0.0, 0.0), units: int = 1) -> _Segment:

@@ -2701,7 +2701,9 @@ def _rival_units(
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
-    """Units per segment from where its upper boundary sits on the unit grid."""
+    """Units per segment from where its upper boundary sits on the unit grid. A lone liquid
+    run whose top lies under half a unit up is dropped: games fill whole units, so it is the
+    outline or curve across an empty tube's bottom."""
     bottom = box[1] + box[3]
     segs[:] = _join_cell_pieces(segs, bottom - offset, unit)
     below = 0
@@ -2710,6 +2712,8 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         r = (bottom - s.y0 - offset) / unit
         if round(r) <= below and keep:  # under half a unit: a meniscus, highlight or cork edge
             continue
+        if round(r) == 0 and len(segs) == 1 and s.kind == "liquid":
+            continue  # alone and under half a unit: the bottom's curve or outline, no liquid
         top = max(below + 1, round(r))
         fit = 1 - 2 * abs(r - round(r))
         if s.kind == "hidden" and s.glyphs and fit < 0.5:
