@@ -13,6 +13,7 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _count_units,
     _Glass,
     _glass,
     _glass_above,
@@ -34,6 +35,7 @@ from puzzlelab.watersort.screenshot import (
     _split_marked,
     _stack,
     _tall_liquid,
+    _tinted_rims,
     _top_unit,
     _under_headroom,
     _under_liquid,
@@ -226,6 +228,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2011, "a tube of 5 read as empty: the outlines' uneven row put its box off the tube"),
         (1111, "a '?' cell misread: boxes from the outlines' uneven row for the comb's even"),
         (2027, "outlines of marks inside tubes, a fifth of a tube wide, read as a row of 7"),
+        (1421, "a liquid topping three tubes cut at the liquid taken for tinted glass"),
+        (1068, "a liquid topping three tubes taken for the glass: empty tubes read as liquid"),
+        (1080, "a black topping two tubes taken for the glass: two empty tubes read as full"),
+        (1366, "the glass taken from a liquid over a photo: three tubes a unit short"),
+        (2156, "an empty tube's round bottom outline read as one unit of liquid"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -268,6 +275,40 @@ def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes()
     lab[y : y + h, x : x + w] = bg + [-6.0, 0.0, 0.0]
     tinted = _glass(lab, every[:3], every, bg)
     assert np.linalg.norm(tinted.color - lab[y, x]) < 1 and tinted.fit is None
+
+
+def test_a_colour_topping_full_tubes_yields_to_tinted_glass_beside_the_picture():
+    """Two full tubes topped by one purple, far from the picture beside them, and two empty
+    tubes whose rims sit a tint off the photo behind them: the glass is the tinted rims (a
+    fit of the background plus their tint), not the purple; with one tinted rim, or with the
+    picked colour near the picture behind a rim showing it, nothing changes."""
+    purple, tint = np.array([83.0, 22.0, -25.0]), np.array([-7.0, -5.0, 8.0])
+    sides = [np.array(v) for v in ([36.0, 25.0, -12.0], [61.0, -6.0, 29.0], [58.0, 40, -23])]
+    sides.append(np.array([56.0, 61.0, -42.0]))
+    boxes = [(20 + 60 * k, 40, 30, 120) for k in range(4)]
+    rims = {b: (purple, sides[k]) for k, b in enumerate(boxes[:2])}
+    rims.update({b: (sides[k] + tint, sides[k]) for k, b in enumerate(boxes) if k >= 2})
+    colour, ref, fit = _tinted_rims(rims, boxes[:2], purple)
+    assert np.allclose(colour - ref, tint) and fit[0] == 1.0 and np.allclose(fit[1], tint)
+    assert _tinted_rims(dict(list(rims.items())[:3]), boxes[:2], purple) is None  # one rim
+    rims[boxes[0]] = (purple, purple + 10.0)  # the purple may be glass over the picture
+    assert _tinted_rims(rims, boxes[:2], purple) is None
+    assert _tinted_rims(rims, boxes[:2], np.array([0.0, 0.0, 0.0])) is None  # no rim shows it
+
+
+def test_a_lone_run_under_half_a_unit_at_the_bottom_is_no_liquid():
+    """An empty tube's bottom outline read as a short run (0.4 units) holds no unit; the same
+    run under liquid, or a run of 0.6 units alone, still counts one."""
+    box, unit = (0, 0, 40, 100), 20.0
+    lone = [_Segment(92, 100, np.zeros(3))]
+    _count_units(lone, box, unit, 0.0)
+    assert lone == []
+    alone = [_Segment(88, 100, np.zeros(3))]
+    _count_units(alone, box, unit, 0.0)
+    assert [s.units for s in alone] == [1]
+    stack = [_Segment(92, 100, np.zeros(3)), _Segment(60, 92, np.ones(3) * 50)]
+    _count_units(stack, box, unit, 0.0)
+    assert [s.units for s in stack] == [1, 1]
 
 
 def _seg(y0: int, kind: str, glass: float, lab=(50.0, 0.0, 0.0), units: int = 1) -> _Segment:

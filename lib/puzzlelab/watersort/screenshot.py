@@ -1434,7 +1434,33 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     colour = bands[int(np.argmin(pick))]
     if fit is None and np.linalg.norm(colour - ref) < 8 and np.linalg.norm(tint) < 3:
         fit = (1.0, np.zeros(3))  # clear glass, untinted: it shows what is behind it
+    tinted = _tinted_rims(rims, boxes, colour)
+    if tinted is not None and fit is None:
+        colour, ref, fit = tinted
     return _Glass(lab, colour, ref, tuple(every), bg, fit)
+
+
+TINTED = 25.0  # ΔE: a rim this near the background beside it is see-through glass
+
+
+def _tinted_rims(rims: dict, boxes: list[tuple], colour: np.ndarray) -> tuple | None:
+    """(colour, background beside it, fit) of tinted see-through glass, when `colour` (the
+    rim colour `_glass` picked) is no glass: every rim of `boxes` showing it (one at least)
+    differs from the background beside it by `TINTED` or more, while two or more rims
+    (`rims`: box -> (rim colour, background beside it)) lie within `TINTED` of theirs.
+    Boxes cut at the liquid's top (the faint glass above them missed) show the top liquid at
+    their rims, and a liquid topping two full tubes is seen twice, as glass is; the empty
+    tubes' glass shows the picture behind it, tinted. None when no such rims are seen."""
+    near = [b for b, (band, side) in rims.items() if np.linalg.norm(band - side) < TINTED]
+    own = [b for b in boxes if np.linalg.norm(rims[b][0] - colour) < 8]
+    if len(near) < 2 or not own:
+        return None
+    if any(np.linalg.norm(rims[b][0] - rims[b][1]) < TINTED for b in own):
+        return None
+    offsets = np.array([rims[b][0] - rims[b][1] for b in near])
+    k = int(np.argmin(np.linalg.norm(offsets, axis=1)))
+    band, side = rims[near[k]]
+    return band, side, (1.0, np.median(offsets, axis=0))
 
 
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
@@ -2757,7 +2783,9 @@ def _rival_units(
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
-    """Units per segment from where its upper boundary sits on the unit grid."""
+    """Units per segment from where its upper boundary sits on the unit grid. A lone liquid
+    run whose top lies under half a unit up is dropped: games fill whole units, so it is the
+    outline or curve across an empty tube's bottom."""
     bottom = box[1] + box[3]
     segs[:] = _join_cell_pieces(segs, bottom - offset, unit)
     below = 0
@@ -2766,6 +2794,8 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
         r = (bottom - s.y0 - offset) / unit
         if round(r) <= below and keep:  # under half a unit: a meniscus, highlight or cork edge
             continue
+        if round(r) == 0 and len(segs) == 1 and s.kind == "liquid":
+            continue  # alone and under half a unit: the bottom's curve or outline, no liquid
         top = max(below + 1, round(r))
         fit = 1 - 2 * abs(r - round(r))
         if s.kind == "hidden" and s.glyphs and fit < 0.5:
