@@ -21,6 +21,7 @@ from puzzlelab.watersort.screenshot import (
     _hidden_fill,
     _join_cell_pieces,
     _least_unit,
+    _liquid_floors,
     _mark_like,
     _pick_unit,
     _profile,
@@ -233,6 +234,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1080, "a black topping two tubes taken for the glass: two empty tubes read as full"),
         (1366, "the glass taken from a liquid over a photo: three tubes a unit short"),
         (2156, "an empty tube's round bottom outline read as one unit of liquid"),
+        (1242, "a row's boxes reached half a unit below its tubes: capacity 5 of 4"),
+        (1377, "a row's boxes reached a unit below its tubes: capacity 6 of 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -425,6 +428,19 @@ def test_glass_above_a_box_shows_its_top_is_no_rim():
     lab[:, 30:, 0] = 60.0  # the background changes across the tube: no evidence of glass
     lab[20:90, 20:40] = [50.0, 0.0, 0.0]
     assert not _glass_above(lab, (20, 40, 20, 50), room=20)
+
+
+def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
+    """A row's boxes end at its lowest liquid when that is half a unit and more than an
+    outline above them; a row where one tube's liquid reaches the box bottom is kept."""
+    low = [_Segment(60, 80, np.zeros(3), "liquid")]  # its last row is 80
+    full = [_Segment(80, 99, np.zeros(3), "liquid")]
+    deep = [_Segment(150, 179, np.zeros(3), "liquid")]
+    slots = [((0, 20, 20, 80), False), ((40, 20, 20, 80), False), ((0, 120, 20, 60), False)]
+    got = _liquid_floors(slots, [low, [], deep], [2, 1], unit=20.0)
+    assert [b for b, _ in got] == [(0, 20, 20, 61), (40, 20, 20, 61), (0, 120, 20, 60)]
+    assert _liquid_floors(slots, [low, full, deep], [2, 1], unit=20.0) == slots
+    assert _liquid_floors(slots, [low, [], deep], [2, 1], unit=40.0) == slots  # half a unit
 
 
 def test_a_rim_run_read_as_glass_is_doubtful_when_the_invariant_is_weak():

@@ -1511,7 +1511,8 @@ def _read_slots(
     flatter than `MIN_UNIT_WIDTH` tube widths is a half or a third of one (games draw tubes
     a few widths tall holding a few units; a '?' mark, a glint or JPEG noise cut the cells),
     so its reading is replaced by the first rival's that keeps the invariant even when its
-    own keeps it too (every colour run then holds two or three of its units)."""
+    own keeps it too (every colour run then holds two or three of its units). Boxes reaching
+    below the liquid are cut once the unit is known, and read again (see `_liquid_floors`)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
@@ -1545,6 +1546,9 @@ def _read_slots(
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
+    floored = slots if grid else _liquid_floors(slots, per_tube, layout, unit)
+    if floored != slots:  # boxes reaching below the liquid: read again from its floor
+        return _read_slots(images, bg, floored, layout, scale, shape, gaps, params)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
@@ -2780,6 +2784,32 @@ def _rival_units(
     harmonic = (np.abs(ratio - 1) <= 0.06).any(axis=1)
     keep = peaks[harmonic & (cover[peaks] >= 0.5 * cover.max()) & (cands[peaks] >= least)]
     return keep[np.argsort(-cover[keep], kind="stable")][:most].tolist()
+
+
+FLOOR_UNITS = 0.5  # units: liquid ending this far above its box's bottom ends at the tube's
+FLOOR_WIDTH = 0.3  # ... and this many tube widths (more than an outline across the bottom)
+
+
+def _liquid_floors(slots: list, per_tube: list, layout: list[int], unit: float) -> list:
+    """`slots` with every row's boxes ending where the lowest liquid of the row ends, when
+    that is at least `FLOOR_UNITS` units and `FLOOR_WIDTH` tube widths above the boxes'
+    bottom: liquid rests on the tube's bottom, so a box reaching further down took in
+    something under the tubes (a shadow, a shape of the background). Rows share no such
+    error (each row's boxes are found apart), so each row is judged on its own tubes."""
+    out, k = list(slots), 0
+    for n in layout:
+        row = range(k, k + n)
+        k += n
+        ends = [per_tube[j][0].y1 for j in row if per_tube[j]]
+        if not ends:
+            continue
+        floor = max(ends) + 1
+        for j in row:
+            (x, y, w, h), doubt = slots[j]
+            gap = y + h - floor
+            if gap >= FLOOR_UNITS * unit and gap >= FLOOR_WIDTH * w and floor > y:
+                out[j] = ((x, y, w, floor - y), doubt)
+    return out
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
