@@ -219,7 +219,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (61, "one unit on a flat thick-outlined bottom over a photo read as a new colour"),
         (1476, "two round bottoms mixing dark green with the outline read as a new colour"),
         (1583, "background below a round bottom inside the box read as the bottom unit"),
-        (2156, "an empty tube's bottom edge read as a unit of liquid"),
         (1277, "a yellow unit in a round bottom with a light outline read 54 ΔE off"),
         (40, "a split colour left the invariant broken, so capacity 5 was taken for 4"),
         (1509, "a unit between two of one colour in a too-wide box taken for a lock, silently"),
