@@ -22,8 +22,11 @@ from puzzlelab.watersort.screenshot import (
     _like_hidden,
     _missed_marks,
     _Segment,
+    _shown_tops,
     _tinted_full,
+    _under_cells,
     _uneven_rows,
+    _unmarked,
     outcome,
     read_screenshot,
     self_check,
@@ -340,6 +343,73 @@ def test_grey_runs_in_the_place_of_question_cells_are_offered_as_cells():
     assert _missed_marks(liquid, fill) is None
     assert _missed_marks(tubes[3:], fill) is None  # nothing to offer
     assert _missed_marks([[seg("liquid", grey)]], None) is None  # no '?' cell on the board
+
+
+def _run(kind: str, lab: tuple, units: int = 1) -> _Segment:
+    """A run of `units` units of one colour, for the variant tests."""
+    return _Segment(0, 10 * units, np.array(lab, dtype=float), kind, units=units)
+
+
+def _kinds(variant: list | None) -> list | None:
+    """Each tube's run kinds as letters (l liquid, h hidden), None for a covered tube."""
+    if variant is None:
+        return None
+    return [None if t is None else "".join(s.kind[0] for s in t) for t in variant]
+
+
+def test_a_grey_liquid_nearer_the_question_fill_than_a_seen_grey_liquid_is_a_cell():
+    """A grey run in a '?' cell's place is a cell when it is nearer the '?' fill than every
+    grey liquid seen above a liquid (where no '?' can be); one nearer that liquid stays."""
+    fill, liquid, red = np.array([44.0, 0, 0]), (34, 0, 0), (50, 60, 40)
+    tubes = [
+        [_run("liquid", red), _run("liquid", liquid)],  # a grey liquid, seen above a liquid
+        [_run("liquid", (47, 0, 2)), _run("liquid", red)],  # the fill's grey at the bottom
+        [_run("liquid", (35, 1, 0)), _run("liquid", red)],  # the liquid's grey at the bottom
+        [_run("hidden", fill), _run("liquid", (48, 0, 0)), _run("liquid", red)],  # on a '?'
+    ]
+    assert _kinds(_missed_marks(tubes, fill)) == ["ll", "hl", "ll", "hhl"]
+    assert _missed_marks(tubes[:1] + tubes[2:3], fill) is None  # only the liquid's grey
+
+
+def test_liquid_runs_under_a_question_run_are_offered_as_cells():
+    """Games hide a tube's lower units: a run under a '?' is a cell whose mark was missed;
+    runs above the highest '?' stay, and a tube with no '?' is left alone."""
+    grey, red, blue = (45, 0, 0), (50, 60, 40), (30, 20, -60)
+    tubes = [
+        [_run("liquid", blue), _run("hidden", grey), _run("liquid", red)],
+        [_run("liquid", red), _run("liquid", blue)],
+        [],
+        None,
+    ]
+    assert _kinds(_under_cells(tubes)) == ["hhl", "ll", "", None]
+    assert _kinds(tubes)[0] == "lhl"  # the reading's own runs stay as they were
+    assert _under_cells(tubes[1:]) is None
+
+
+def test_a_one_unit_question_run_on_a_tube_top_is_offered_as_a_liquid():
+    """Games show every tube's top unit: a one-unit '?' run there is offered as a liquid; a
+    longer '?' run on top (some of it may be cells) is left alone."""
+    grey, red = (45, 0, 0), (50, 60, 40)
+    tubes = [[_run("liquid", red), _run("hidden", grey)], [_run("hidden", grey, 2)], None]
+    assert _kinds(_shown_tops(tubes)) == ["ll", "h", None]
+    assert _shown_tops(tubes[1:]) is None
+
+
+def test_missed_mark_variants_come_fewest_changes_first_and_not_greys_under_covers():
+    """The variants are ordered by how many runs they change; with a covered tube on the
+    board only runs under a '?' are offered (a covered tube may hold any grey liquid)."""
+    fill, red = np.array([44.0, 0, 0]), (50, 60, 40)
+    tubes = [
+        [_run("liquid", (46, 0, 0)), _run("hidden", fill), _run("liquid", red)],
+        [_run("liquid", (45, 0, 1)), _run("liquid", red)],
+        [_run("liquid", (43, 1, 0)), _run("liquid", red)],
+    ]
+    variants = _unmarked(tubes, fill, covered=False)
+    assert [_kinds(v) for v in variants] == [
+        ["hhl", "ll", "ll"],  # under the '?' only
+        ["hhl", "hl", "hl"],  # the fill's grey wherever a cell may be
+    ]
+    assert [_kinds(v) for v in _unmarked(tubes, fill, covered=True)] == [["hhl", "ll", "ll"]]
 
 
 def test_a_full_tube_near_the_picture_behind_it_is_doubtful():

@@ -1565,12 +1565,12 @@ def _read_slots(
     all_boxes = [box for box, _ in slots]
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
-    if self_check(out[0], out[2]) and not grid and not covered_idx:  # '?' marks missed?
-        unmarked = _missed_marks(per_tube, marks.get("fill"))  # (covers: the check is weak)
-        if unmarked is not None:
+    if (self_check(out[0], out[2]) or _hidden_tops(out[0])) and not grid:  # marks missed?
+        for unmarked in _unmarked(per_tube, marks.get("fill"), bool(covered_idx)):
             alt = _choose(unmarked, geo, covered_idx, params, rims, rimmed)
             if not self_check(alt[0], alt[2]):
                 per_tube, out = unmarked, alt
+                break
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
@@ -2571,33 +2571,98 @@ def _grey_among_hidden(per_tube: list, fill: np.ndarray | None) -> list[int]:
 
 def _missed_marks(per_tube: list, fill: np.ndarray | None) -> list | None:
     """Per tube segments with the grey liquid runs in '?' cells' places taken for '?' cells
-    whose marks were missed, or None when there is none or the grey is a liquid elsewhere.
+    whose marks were missed, or None when there is none.
 
     The place: a tube's bottom unit, or one with only '?' runs below it (games hide the lower
     units). The grey: within `SAME_FILL` of the '?' fill (or, with no one fill, of a '?' run's
-    grey). A thin mark at a small size, or one cut by a round
-    bottom, leaves just the cell's grey. A liquid of that grey elsewhere on the board may sit
-    on the '?' cells too: no variant then. `_read_slots` takes the variant only when it keeps
-    the invariant and the reading does not, on a board with no covered tube (a covered tube
-    may hold anything, so the invariant would take a grey liquid for '?' cells too)."""
+    grey), and nearer it than to every grey liquid seen elsewhere (above a liquid, where no
+    '?' can be: a grey liquid a few ΔE from the cells' grey stays a liquid on the cells too).
+    A thin mark at a small size, or one cut by a round bottom, leaves just the cell's grey.
+    `_read_slots` takes the variant only when it keeps the invariant and the reading does not,
+    on a board with no covered tube (a covered tube may hold anything, so the invariant would
+    take a grey liquid for '?' cells too)."""
     greys = [s.lab for t in per_tube if t for s in t if s.kind == "hidden" and _neutral(s)]
     greys = [fill] if fill is not None else greys
     if not greys:
         return None
     ref = np.array(greys, dtype=float)
+    seen = [
+        s.lab
+        for t in per_tube
+        if t
+        for i, s in enumerate(t)
+        if s.kind == "liquid" and _neutral(s) and not _on_cells(t, i)
+    ]
+    known = np.array(seen, dtype=float).reshape(-1, 3)
     out, changed = [], False
     for t in per_tube:
         new = list(t or [])
         for i, s in enumerate(new):
-            grey = _neutral(s) and np.linalg.norm(ref - s.lab, axis=1).min() < SAME_FILL
-            if s.kind != "liquid" or not grey:
+            if s.kind != "liquid" or not _neutral(s) or not _on_cells(new, i):
                 continue
-            if not all(u.kind == "hidden" for u in new[:i]):  # not the bottom nor on '?'s
-                return None  # the '?' grey is a liquid here: it may be one on the cells too
-            new[i] = replace(s, kind="hidden")
+            near = np.linalg.norm(ref - s.lab, axis=1).min()
+            liquid = np.linalg.norm(known - s.lab, axis=1).min() if len(known) else np.inf
+            if near < SAME_FILL and near < liquid:
+                new[i] = replace(s, kind="hidden")
+                changed = True
+        out.append(new if t else t)
+    return out if changed else None
+
+
+def _on_cells(segs: list, i: int) -> bool:
+    """Run `i` of a tube's runs (from the bottom) is at the bottom or has only '?' runs under
+    it: the place of a '?' cell (games hide a tube's lower units)."""
+    return all(u.kind == "hidden" for u in segs[:i])
+
+
+def _under_cells(per_tube: list) -> list | None:
+    """Per tube segments with every liquid run under a '?' run taken for '?' cells, or None
+    when there is none: games hide a tube's lower units, so a run under a '?' is a cell whose
+    mark was missed (at a round bottom, or a small one blurred into the fill). Some games draw
+    '?' cells between liquids, so `_read_slots` takes this only as a variant that keeps the
+    invariant when the reading does not."""
+    out, changed = [], False
+    for t in per_tube:
+        new = list(t or [])
+        top = max((i for i, s in enumerate(new) if s.kind == "hidden"), default=-1)
+        for i in range(top):
+            if new[i].kind == "liquid":
+                new[i] = replace(new[i], kind="hidden")
+                changed = True
+        out.append(new if t else t)
+    return out if changed else None
+
+
+def _unmarked(per_tube: list, fill: np.ndarray | None, covered: bool) -> list[list]:
+    """Variants of a reading with '?' cells whose marks were missed (see `_missed_marks` and
+    `_under_cells`), the fewest runs changed first. On a board with a covered tube only runs
+    under a '?' (a covered tube may hold anything, so the invariant would take a grey liquid
+    for '?' cells too)."""
+    grey = None if covered else _missed_marks(per_tube, fill)
+    under = _under_cells(per_tube)
+    both = _under_cells(grey) if grey is not None else None
+    found = [v for v in (grey, under, both, _shown_tops(per_tube)) if v is not None]
+    return sorted(found, key=lambda v: _changed(per_tube, v))
+
+
+def _shown_tops(per_tube: list) -> list | None:
+    """Per tube segments with a one-unit '?' run at a tube's top taken for a liquid, or None
+    when there is none: games show every tube's top unit (the one a player may pour), so a
+    mark seen there was something else (a glint, an outline's corner)."""
+    out, changed = [], False
+    for t in per_tube:
+        new = list(t or [])
+        if new and new[-1].kind == "hidden" and new[-1].units == 1:
+            new[-1] = replace(new[-1], kind="liquid")
             changed = True
         out.append(new if t else t)
     return out if changed else None
+
+
+def _changed(per_tube: list, variant: list) -> int:
+    """How many runs a variant reads as another kind."""
+    pairs = zip(per_tube, variant, strict=True)
+    return sum(a.kind != b.kind for t, v in pairs if t for a, b in zip(t, v, strict=True))
 
 
 def _hidden_look(seg: _Segment, fill: np.ndarray | None, symbols: bool = False) -> bool:
