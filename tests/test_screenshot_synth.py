@@ -298,9 +298,11 @@ def test_a_colour_topping_full_tubes_yields_to_tinted_glass_beside_the_picture()
     assert _tinted_rims(rims, boxes[:2], np.array([0.0, 0.0, 0.0])) is None  # no rim shows it
 
 
-def test_a_lone_run_under_half_a_unit_at_the_bottom_is_no_liquid():
-    """An empty tube's bottom outline read as a short run (0.4 units) holds no unit; the same
-    run under liquid, or a run of 0.6 units alone, still counts one."""
+def test_a_run_under_half_a_unit_at_the_bottom_is_no_liquid():
+    """An empty tube's bottom outline read as a short run (0.4 units) holds no unit, and so
+    does the same run under a liquid (the curve under its cell: the liquid reaches the
+    bottom); a run of 0.6 units alone, or one reaching under half a unit up but as long as a
+    unit (the grid sits off the tube's bottom), still counts one."""
     box, unit = (0, 0, 40, 100), 20.0
     lone = [_Segment(92, 100, np.zeros(3))]
     _count_units(lone, box, unit, 0.0)
@@ -310,7 +312,10 @@ def test_a_lone_run_under_half_a_unit_at_the_bottom_is_no_liquid():
     assert [s.units for s in alone] == [1]
     stack = [_Segment(92, 100, np.zeros(3)), _Segment(60, 92, np.ones(3) * 50)]
     _count_units(stack, box, unit, 0.0)
-    assert [s.units for s in stack] == [1, 1]
+    assert [(s.y0, s.units) for s in stack] == [(60, 2)]
+    long = [_Segment(82, 100, np.zeros(3)), _Segment(60, 82, np.ones(3) * 50)]
+    _count_units(long, box, unit, 9.5)  # the grid's zero 9.5 rows above the box's bottom
+    assert [s.units for s in long] == [1, 1]
 
 
 def _seg(y0: int, kind: str, glass: float, lab=(50.0, 0.0, 0.0), units: int = 1) -> _Segment:

@@ -2878,9 +2878,10 @@ def _liquid_floors(slots: list, per_tube: list, layout: list[int], unit: float) 
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
-    """Units per segment from where its upper boundary sits on the unit grid. A lone liquid
-    run whose top lies under half a unit up is dropped: games fill whole units, so it is the
-    outline or curve across an empty tube's bottom."""
+    """Units per segment from where its upper boundary sits on the unit grid. A liquid run at
+    the bottom whose top lies under half a unit up is dropped when it is alone or shorter than
+    half a unit: games fill whole units, so it is the outline or curve across the tube's
+    bottom (under an empty tube, or under the cell above it)."""
     bottom = box[1] + box[3]
     segs[:] = _join_cell_pieces(segs, bottom - offset, unit)
     below = 0
@@ -2891,6 +2892,8 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
             continue
         if round(r) == 0 and len(segs) == 1 and s.kind == "liquid":
             continue  # alone and under half a unit: the bottom's curve or outline, no liquid
+        if round(r) == 0 and not keep and s.kind == "liquid" and s.length < unit / 2:
+            continue  # a sliver under a run: the bottom's curve or outline under its cell
         top = max(below + 1, round(r))
         fit = 1 - 2 * abs(r - round(r))
         if s.kind == "hidden" and s.glyphs and fit < 0.5:
