@@ -235,6 +235,15 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2156, "an empty tube's round bottom outline read as one unit of liquid"),
         (1242, "a row's boxes reached half a unit below its tubes: capacity 5 of 4"),
         (1377, "a row's boxes reached a unit below its tubes: capacity 6 of 5"),
+        (74, "bottom '?' cells read as grey: a darker grey liquid sat within ΔE 12 of them"),
+        (1125, "two '?' cells read as a grey liquid: a lighter grey liquid elsewhere"),
+        (1204, "the lowest of three '?' cells read as a green liquid at a round bottom"),
+        (1351, "a one-unit grey liquid alone on a tube's bottom read as a '?' cell"),
+        (25, "the outline under a tube's lowest unit counted as a unit: capacity 3 of 4"),
+        (51, "the round bottom under the lowest unit read as a unit of its own colour"),
+        (70, "the round bottom under a '?' cell read as a unit, the cell as a grey liquid"),
+        (1013, "the round bottom under two '?' cells read as a light olive unit"),
+        (1568, "the round bottom under three '?' cells read as a light green unit"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
