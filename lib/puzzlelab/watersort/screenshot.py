@@ -242,7 +242,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     shapes = _shapes(img)
     banner = _banner_top(lab)
     outline = _above(_outline_rows(shapes), banner)
-    comb = _above(_comb_rows(lab, side, shapes), banner)
+    comb = _above(_comb_rows(lab, side, shapes, banner), banner)
     if _details(outline, comb):
         outline = []
     if not comb or not outline:
@@ -1011,9 +1011,13 @@ def _shared(band: tuple, found: list[tuple]) -> tuple[int, float]:
     return sum(abs(f[3][0] - w) <= 0.2 * w for f in found), band[0]
 
 
-def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[list[tuple]]:
+def _comb_rows(
+    lab: np.ndarray, side: np.ndarray, shapes: list[tuple], banner: int = 0
+) -> list[list[tuple]]:
     """Rows of (box, odd) from the comb of tube sides in each band (see the section note);
-    rows must hold tubes of the best row's size, a one-tube row takes the best row's pitch."""
+    rows must hold tubes of the best row's size, a one-tube row takes the best row's pitch.
+    Bands whose middle lies below image row `banner` (an ad banner's top, see `_banner_top`)
+    are its letters: they set no size."""
     height, width = side.shape
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
@@ -1026,6 +1030,8 @@ def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[l
         w = int(np.median([r - left for left, r in pairs])) + 1
         top, bottom = _extent(side, lab, pairs, w, (a, b))
         if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
+            continue
+        if banner and (top + bottom) / 2 >= banner:
             continue
         score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
         found.append((score, pairs, pitch, (w, top, bottom)))
