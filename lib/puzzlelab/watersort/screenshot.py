@@ -254,6 +254,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     more = combed > outlined or not matched or (combed == outlined and _regular(*spaced))
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
+    pick = pick and (_alike(comb) or not _alike(outline))
     rows = _more_rows(comb if pick else outline, lab, side)
     if pick:
         return rows
@@ -410,7 +411,7 @@ def _same_pitch(rows: list, others: list) -> bool:
         if len(good) < 2:
             continue
         mate = [r for r in rows if _y_overlap(r[0][0], good[0]) and len(r) > 1]
-        step = float(np.median(np.diff(sorted(b[0] for b, _ in mate[0])))) if mate else 0.0
+        step = _pitch(mate[0]) if mate else 0.0  # the pitch its slots are filled at
         pitch = _pitch(row)
         hint = _pitch_hint(others[:k] + others[k + 1 :]) if len(good) == 2 else 0.0
         if hint:
@@ -419,6 +420,14 @@ def _same_pitch(rows: list, others: list) -> bool:
         if mate and abs(step - pitch) > 0.1 * pitch and not spans:
             return False
     return True
+
+
+def _alike(rows: list, most: float = 1.6) -> bool:
+    """True when the rows of two or more slots are spaced alike (pitches under `most` times
+    apart, as `_unlike_pitches` judges a reading): games space every row of a board alike, so
+    a row at a half or a double pitch counted gaps as tubes or missed every other tube."""
+    pitches = [_pitch(row) for row in rows if len(row) > 1]
+    return not pitches or max(pitches) < most * min(pitches)
 
 
 def _spans(pitch: float, step: float, mate: list, good: list) -> bool:
