@@ -1067,6 +1067,10 @@ def _comb_rows(
             continue
         w = int(np.median([r - left for left, r in pairs])) + 1
         top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
+            pairs = _tubes_between(pairs, pitch, w, width)
+            w = int(np.median([r - left for left, r in pairs])) + 1
+            top, bottom = _extent(side, lab, pairs, w, (a, b))
         if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
             continue
         if banner and (top + bottom) / 2 >= banner:
@@ -1091,6 +1095,40 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _changes(lab: np.ndarray, box: tuple, jump: float = 12.0) -> int:
+    """Image rows down a box's middle half where the colour (row median) changes by over
+    `jump` ΔE within three rows: unit boundaries in a tube; the smooth background of a gap
+    between tubes shows none. -1 for a box off the picture."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or h < 4:
+        return -1
+    prof = np.median(lab[y : y + h, x + w // 4 : x + w - w // 4], axis=1)
+    return int((np.linalg.norm(prof[3:] - prof[:-3], axis=1) > jump).sum())
+
+
+def _gaps_taken(lab: np.ndarray, pairs: list, pitch: float, w: int, span: tuple) -> bool:
+    """True when a comb's three or more boxes are the gaps between the tubes: gaps about as
+    wide as tubes (0.6 to 1.6 times) give the same sides, but no box shows a colour change
+    (`_changes`: at most 2 rows) while most spaces between them do (6 rows or more):
+    liquid lies in tubes, not between them."""
+    top, bottom = span
+    if len(pairs) < 3 or not 0.6 * w <= pitch - w <= 1.6 * w:
+        return False
+    mine = [_changes(lab, (left, top, w, bottom - top)) for left, _ in pairs]
+    shift = round(w + (pitch - 2 * w) / 2)
+    between = [_changes(lab, (left + shift, top, w, bottom - top)) for left, _ in pairs[:-1]]
+    held = sum(c >= 6 for c in between)
+    return max(mine) <= 2 and min(mine) >= 0 and 2 * held >= len(between)
+
+
+def _tubes_between(pairs: list, pitch: float, w: int, width: int) -> list:
+    """(left, right) of the tubes whose gaps a comb's `pairs` are: one on each side of each
+    gap, `pitch` - `w` wide, within the picture."""
+    tube = round(pitch - w)
+    lefts = [pairs[0][0] - tube] + [left + w for left, _ in pairs]
+    return [(x, x + tube) for x in lefts if x >= 0 and x + tube < width]
 
 
 # ---- one tube ------------------------------------------------------------------------------
