@@ -1083,6 +1083,7 @@ def _comb_rows(
     _, _, ref_pitch, (ref_w, ref_top, ref_bottom) = max(multi, key=lambda f: _shared(f, found))
     keep: list[tuple] = []
     for f in sorted(found, key=lambda f: -f[0]):
+        f = _liquid_only(f, ref_pitch, (ref_w, ref_bottom - ref_top))
         w, top, bottom = f[3]
         size_ok = abs(w - ref_w) <= 0.2 * ref_w
         size_ok &= abs((bottom - top) - (ref_bottom - ref_top)) <= 0.2 * (ref_bottom - ref_top)
@@ -1095,6 +1096,19 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _liquid_only(band: tuple, pitch: float, size: tuple) -> tuple:
+    """A band's comb (score, pairs, pitch, (w, top, bottom)) with its top raised to the best
+    row's height `size` (w, h) when its tubes are as wide and as far apart but a quarter to
+    0.8 of its height: liquid fills tubes from the bottom, so the sides of a row of faint
+    tubes show only as high as their liquid; the band is unchanged otherwise."""
+    score, pairs, step, (w, top, bottom) = band
+    ref_w, ref_h = size
+    alike = abs(w - ref_w) <= 0.2 * ref_w and abs(step - pitch) <= 0.1 * pitch
+    if alike and len(pairs) >= 2 and 0.25 * ref_h <= bottom - top < 0.8 * ref_h:
+        return score, pairs, step, (w, max(0, bottom - ref_h), bottom)
+    return band
 
 
 def _changes(lab: np.ndarray, box: tuple, jump: float = 12.0) -> int:
