@@ -8,16 +8,22 @@ import numpy as np
 
 from puzzlelab.watersort.screenshot import (
     _above,
+    _alike,
     _banner_top,
     _centring,
+    _changes,
+    _comb_score,
     _details,
+    _gaps_taken,
     _icon,
     _merge_same,
     _profile,
+    _refit,
     _regular,
     _same_pitch,
     _segments,
     _spans,
+    _tubes_between,
     _unlike_pitches,
     outcome,
     read_screenshot,
@@ -159,3 +165,55 @@ def test_outlines_far_smaller_than_the_combs_tubes_are_details():
     assert not _details([[((x, 100, 50, 150), False) for x in (54, 162)]], comb)
     assert not _details(marks, [[((x, 100, 52, 100), False) for x in (54, 162, 270)]])
     assert not _details([], comb) and not _details(marks, [])
+
+
+def test_a_comb_is_refitted_to_the_sides_of_the_whole_row():
+    """Seed 2051 (a picture 148 wide scaled up 3.4 times): five tubes 54 wide whose left sides
+    stand at 42, 132, 221, 308 and 396, steps of 90 to 87. The comb seeded from the first
+    two misses the last two by more than its tolerance; fitted to the sides it explains it
+    finds all five. A comb that explains no more stays as it was."""
+    lefts = [42, 132, 221, 308, 396]
+    cols = np.array(sorted(lefts + [x + 54 for x in lefts]))
+    strength = np.full(len(cols), 10.0)
+    seed = (42, 90.0, 54, 2.7)
+    score, pairs = _comb_score(cols, strength, seed, 500)
+    assert len(pairs) == 3
+    better, found, pitch = _refit(cols, strength, (score, pairs, 90.0, 42), (54, 2.7), 500)
+    assert better > score and [a for a, _ in found] == lefts and abs(pitch - 88.5) < 0.5
+    two = _comb_score(cols[:4], strength[:4], seed, 500)
+    assert _refit(cols[:4], strength[:4], (*two, 90.0, 42), (54, 2.7), 500)[0] == two[0]
+
+
+def _units(lab: np.ndarray, x: int, w: int, colours: list) -> None:
+    """Paint a tube at column `x`, `w` wide, rows 100-300: units of `colours`, bottom up."""
+    unit = 200 // len(colours)
+    for k, c in enumerate(colours):
+        lab[300 - (k + 1) * unit : 300 - k * unit, x : x + w] = c
+
+
+def test_a_comb_that_took_the_gaps_for_tubes_is_moved_onto_the_tubes():
+    """Seed 1557: tubes 38 wide with gaps 36 wide between them give the comb the same sides
+    either way; the comb of gaps shows no colour change in any box, the spaces between its
+    boxes hold the units, so the tubes are there, one more than the gaps. A comb on the
+    tubes is kept, and so is one on a row of empty tubes (nothing changes anywhere)."""
+    lab = np.zeros((400, 400, 3), np.float32)
+    lab[:] = (60, 10, 30)
+    tubes = [40, 114, 188, 262]
+    for x in tubes:
+        _units(lab, x, 38, [(70, -40, 20), (40, 50, -10), (80, 0, 60)])
+    gaps = [(x + 38, x + 74) for x in tubes[:-1]]
+    assert _changes(lab, (78, 100, 36, 200)) == 0 and _changes(lab, (40, 100, 38, 200)) > 6
+    assert _gaps_taken(lab, gaps, 74.0, 36, (100, 300))
+    assert _tubes_between(gaps, 74.0, 36, 400) == [(x, x + 38) for x in tubes]
+    assert not _gaps_taken(lab, [(x, x + 38) for x in tubes], 74.0, 38, (100, 300))
+    empty = np.zeros_like(lab)
+    empty[:] = (60, 10, 30)
+    assert not _gaps_taken(empty, gaps, 74.0, 36, (100, 300))
+
+
+def test_rows_spaced_alike_or_not():
+    """The comb's rows at pitches 70 and 32.5 (seed 2082: the second row counted its gaps as
+    tubes) are not spaced alike; 70 and 72 are, and so is one row."""
+    assert not _alike([_row([38, 109, 179, 248]), _row([82, 115, 147, 180])])
+    assert _alike([_row([38, 109, 179, 248]), _row([67, 138, 210])])
+    assert _alike([_row([38, 109])])

@@ -244,6 +244,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (70, "the round bottom under a '?' cell read as a unit, the cell as a grey liquid"),
         (1013, "the round bottom under two '?' cells read as a light olive unit"),
         (1568, "the round bottom under three '?' cells read as a light green unit"),
+        (1054, "an ad banner's letters set the comb's tube size: no tube kept, refused"),
+        (1114, "an ad banner's letters set the comb's tube size: rows of 2 and 6 for 3, 2"),
+        (2137, "the comb's pitch from two neighbours missed a row: four tubes a unit short"),
+        (2158, "the comb's row took gaps for tubes at a median step like the outlines'"),
+        (2080, "the comb's second row at half the first's pitch: a gap read as a tube"),
+        (2082, "the comb's second row at half the first's pitch: 9 tubes for 4"),
+        (1385, "a row of faint tubes whose sides show up to their liquid only: 5 for 5, 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -242,7 +242,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     shapes = _shapes(img)
     banner = _banner_top(lab)
     outline = _above(_outline_rows(shapes), banner)
-    comb = _above(_comb_rows(lab, side, shapes), banner)
+    comb = _above(_comb_rows(lab, side, shapes, banner), banner)
     if _details(outline, comb):
         outline = []
     if not comb or not outline:
@@ -254,6 +254,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     more = combed > outlined or not matched or (combed == outlined and _regular(*spaced))
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
+    pick = pick and (_alike(comb) or not _alike(outline))
     rows = _more_rows(comb if pick else outline, lab, side)
     if pick:
         return rows
@@ -410,7 +411,7 @@ def _same_pitch(rows: list, others: list) -> bool:
         if len(good) < 2:
             continue
         mate = [r for r in rows if _y_overlap(r[0][0], good[0]) and len(r) > 1]
-        step = float(np.median(np.diff(sorted(b[0] for b, _ in mate[0])))) if mate else 0.0
+        step = _pitch(mate[0]) if mate else 0.0  # the pitch its slots are filled at
         pitch = _pitch(row)
         hint = _pitch_hint(others[:k] + others[k + 1 :]) if len(good) == 2 else 0.0
         if hint:
@@ -419,6 +420,14 @@ def _same_pitch(rows: list, others: list) -> bool:
         if mate and abs(step - pitch) > 0.1 * pitch and not spans:
             return False
     return True
+
+
+def _alike(rows: list, most: float = 1.6) -> bool:
+    """True when the rows of two or more slots are spaced alike (pitches under `most` times
+    apart, as `_unlike_pitches` judges a reading): games space every row of a board alike, so
+    a row at a half or a double pitch counted gaps as tubes or missed every other tube."""
+    pitches = [_pitch(row) for row in rows if len(row) > 1]
+    return not pitches or max(pitches) < most * min(pitches)
 
 
 def _spans(pitch: float, step: float, mate: list, good: list) -> bool:
@@ -884,6 +893,7 @@ def _comb(cols: np.ndarray, profile: np.ndarray, width: int, band_h: int) -> tup
     for w in _widths(cols, strength, max(5, band_h / 9), width / 2):
         tol = max(2.0, 0.05 * w)
         lefts = [int(c) for c in cols if np.any(np.abs(cols - c - w) <= tol)]
+        mine: tuple = (0.0, [], 0.0, 0.0)  # this width's best (score, pairs, pitch, phase)
         for i, a in enumerate(lefts):
             for b in lefts[i + 1 : i + 3]:
                 for m in (1, 2, 3):  # the two tubes may be m pitches apart
@@ -894,9 +904,37 @@ def _comb(cols: np.ndarray, profile: np.ndarray, width: int, band_h: int) -> tup
                     if key not in tried:
                         tried.add(key)
                         score, pairs = _comb_score(cols, strength, (a, q, w, tol), width)
-                        if score > best_score:
-                            best, best_score, best_pitch = pairs, score, q
+                        if score > mine[0]:
+                            mine = (score, pairs, q, a)
+        score, pairs, q = _refit(cols, strength, mine, (w, tol), width)
+        if score > best_score:
+            best, best_score, best_pitch = pairs, score, q
     return _outermost(best, best_pitch), best_pitch
+
+
+def _refit(cols: np.ndarray, strength: np.ndarray, comb: tuple, size: tuple, width: int) -> tuple:
+    """(score, pairs, pitch) of a comb (score, pairs, pitch, phase) refitted to the left sides
+    it explains (least squares, while that explains more): tubes stand at one pitch, which
+    the whole row measures better than the two neighbours the comb was seeded from (a small
+    picture scaled up places each side up to a source pixel off, and over a row the error
+    pushes the far tubes' sides outside the comb's tolerance)."""
+    score, pairs, q, a = comb
+    w, tol = size
+    for _ in range(4):
+        if len(pairs) < 2 or q <= 0:
+            break
+        lefts = np.array([left for left, _ in pairs], dtype=float)
+        k = np.round((lefts - a) / q)
+        if len(np.unique(k)) < 3:
+            break
+        q2, a2 = (float(v) for v in np.polyfit(k, lefts, 1))
+        if q2 < 1.15 * w:
+            break
+        s2, p2 = _comb_score(cols, strength, (a2, q2, w, tol), width)
+        if s2 <= score:
+            break
+        score, pairs, q, a = s2, p2, q2, a2
+    return score, pairs, q
 
 
 def _widths(cols: np.ndarray, strength: np.ndarray, lo: float, hi: float) -> list[int]:
@@ -1011,9 +1049,13 @@ def _shared(band: tuple, found: list[tuple]) -> tuple[int, float]:
     return sum(abs(f[3][0] - w) <= 0.2 * w for f in found), band[0]
 
 
-def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[list[tuple]]:
+def _comb_rows(
+    lab: np.ndarray, side: np.ndarray, shapes: list[tuple], banner: int = 0
+) -> list[list[tuple]]:
     """Rows of (box, odd) from the comb of tube sides in each band (see the section note);
-    rows must hold tubes of the best row's size, a one-tube row takes the best row's pitch."""
+    rows must hold tubes of the best row's size, a one-tube row takes the best row's pitch.
+    Bands whose middle lies below image row `banner` (an ad banner's top, see `_banner_top`)
+    are its letters: they set no size."""
     height, width = side.shape
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
@@ -1025,7 +1067,13 @@ def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[l
             continue
         w = int(np.median([r - left for left, r in pairs])) + 1
         top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
+            pairs = _tubes_between(pairs, pitch, w, width)
+            w = int(np.median([r - left for left, r in pairs])) + 1
+            top, bottom = _extent(side, lab, pairs, w, (a, b))
         if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
+            continue
+        if banner and (top + bottom) / 2 >= banner:
             continue
         score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
         found.append((score, pairs, pitch, (w, top, bottom)))
@@ -1035,6 +1083,7 @@ def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[l
     _, _, ref_pitch, (ref_w, ref_top, ref_bottom) = max(multi, key=lambda f: _shared(f, found))
     keep: list[tuple] = []
     for f in sorted(found, key=lambda f: -f[0]):
+        f = _liquid_only(f, ref_pitch, (ref_w, ref_bottom - ref_top))
         w, top, bottom = f[3]
         size_ok = abs(w - ref_w) <= 0.2 * ref_w
         size_ok &= abs((bottom - top) - (ref_bottom - ref_top)) <= 0.2 * (ref_bottom - ref_top)
@@ -1047,6 +1096,53 @@ def _comb_rows(lab: np.ndarray, side: np.ndarray, shapes: list[tuple]) -> list[l
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _liquid_only(band: tuple, pitch: float, size: tuple) -> tuple:
+    """A band's comb (score, pairs, pitch, (w, top, bottom)) with its top raised to the best
+    row's height `size` (w, h) when its tubes are as wide and as far apart but a quarter to
+    0.8 of its height: liquid fills tubes from the bottom, so the sides of a row of faint
+    tubes show only as high as their liquid; the band is unchanged otherwise."""
+    score, pairs, step, (w, top, bottom) = band
+    ref_w, ref_h = size
+    alike = abs(w - ref_w) <= 0.2 * ref_w and abs(step - pitch) <= 0.1 * pitch
+    if alike and len(pairs) >= 2 and 0.25 * ref_h <= bottom - top < 0.8 * ref_h:
+        return score, pairs, step, (w, max(0, bottom - ref_h), bottom)
+    return band
+
+
+def _changes(lab: np.ndarray, box: tuple, jump: float = 12.0) -> int:
+    """Image rows down a box's middle half where the colour (row median) changes by over
+    `jump` ΔE within three rows: unit boundaries in a tube; the smooth background of a gap
+    between tubes shows none. -1 for a box off the picture."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or h < 4:
+        return -1
+    prof = np.median(lab[y : y + h, x + w // 4 : x + w - w // 4], axis=1)
+    return int((np.linalg.norm(prof[3:] - prof[:-3], axis=1) > jump).sum())
+
+
+def _gaps_taken(lab: np.ndarray, pairs: list, pitch: float, w: int, span: tuple) -> bool:
+    """True when a comb's three or more boxes are the gaps between the tubes: gaps about as
+    wide as tubes (0.6 to 1.6 times) give the same sides, but no box shows a colour change
+    (`_changes`: at most 2 rows) while most spaces between them do (6 rows or more):
+    liquid lies in tubes, not between them."""
+    top, bottom = span
+    if len(pairs) < 3 or not 0.6 * w <= pitch - w <= 1.6 * w:
+        return False
+    mine = [_changes(lab, (left, top, w, bottom - top)) for left, _ in pairs]
+    shift = round(w + (pitch - 2 * w) / 2)
+    between = [_changes(lab, (left + shift, top, w, bottom - top)) for left, _ in pairs[:-1]]
+    held = sum(c >= 6 for c in between)
+    return max(mine) <= 2 and min(mine) >= 0 and 2 * held >= len(between)
+
+
+def _tubes_between(pairs: list, pitch: float, w: int, width: int) -> list:
+    """(left, right) of the tubes whose gaps a comb's `pairs` are: one on each side of each
+    gap, `pitch` - `w` wide, within the picture."""
+    tube = round(pitch - w)
+    lefts = [pairs[0][0] - tube] + [left + w for left, _ in pairs]
+    return [(x, x + tube) for x in lefts if x >= 0 and x + tube < width]
 
 
 # ---- one tube ------------------------------------------------------------------------------
