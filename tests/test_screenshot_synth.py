@@ -18,6 +18,8 @@ from puzzlelab.watersort.screenshot import (
     _glass,
     _glass_above,
     _glass_seams,
+    _glass_top,
+    _glass_tops,
     _hidden_fill,
     _join_cell_pieces,
     _least_unit,
@@ -235,6 +237,14 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2156, "an empty tube's round bottom outline read as one unit of liquid"),
         (1242, "a row's boxes reached half a unit below its tubes: capacity 5 of 4"),
         (1377, "a row's boxes reached a unit below its tubes: capacity 6 of 5"),
+        (2089, "faint glass cut off the rows' tops at the liquid: capacity 4 of 6"),
+        (1065, "faint glass cut off the rows' tops: a full tube read as 6 units of 5"),
+        (1138, "faint glass cut off the rows' tops: a full tube read as 3 units of 4"),
+        (2031, "faint glass cut off the rows' tops: two full tubes read as 3 units of 4"),
+        (2174, "faint glass cut off the rows' tops: three full tubes read as 3 and 4 of 5"),
+        (2173, "faint glass cut off the rows' tops: a tube of 3 units read as 5"),
+        (1281, "faint glass cut off the rows' tops: two tubes read 3 and 1 units short"),
+        (1283, "faint glass cut off the rows' tops: a full tube read as 5 units of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -427,6 +437,32 @@ def test_glass_above_a_box_shows_its_top_is_no_rim():
     lab[:, 30:, 0] = 60.0  # the background changes across the tube: no evidence of glass
     lab[20:90, 20:40] = [50.0, 0.0, 0.0]
     assert not _glass_above(lab, (20, 40, 20, 50), room=20)
+
+
+def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
+    """Box tops under tinted glass go up to where the row's glass ends (the median of its
+    tubes: one tube's top a little higher does not move the row); a box at its rim stays, so
+    does one under less than a quarter unit of glass, a row where one tube's glass goes on
+    far higher (the others' lost against the picture short of the top), and a row whose
+    tubes disagree (a cover reaching above its tube, a photo behind them)."""
+    lab = np.zeros((120, 160, 3))
+    lab[..., 0] = 50.0
+    for x in (20, 60, 100):
+        lab[20:110, x : x + 20] = [56.0, 4.0, 0.0]  # tubes of tinted glass from row 20 down
+    lab[17:20, 100:120] = [56.0, 4.0, 0.0]  # the third reaches a little higher (a glint)
+    assert _glass_top(lab, (20, 50, 20, 60), room=20) == 20
+    assert _glass_top(lab, (20, 20, 20, 90), room=20) == 20  # its rim: no glass above
+    row = [((x, 50, 20, 60), False) for x in (20, 60, 100)]
+    raised = [b for b, _ in _glass_tops(lab, row, [3], 20.0)]
+    assert raised == [(x, 20, 20, 90) for x in (20, 60, 100)]
+    kept = [((x, 20, 20, 90), False) for x in (20, 60, 100)]
+    assert _glass_tops(lab, kept, [3], 20.0) == kept
+    assert _glass_tops(lab, row, [3], 200.0) == row  # under a quarter unit: no raise
+    lab[5:17, 100:120] = [56.0, 4.0, 0.0]  # its glass goes on 15 rows higher
+    assert _glass_tops(lab, row, [3], 20.0) == row
+    lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
+    lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
+    assert _glass_tops(lab, row, [3], 20.0) == row
 
 
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():

@@ -1499,7 +1499,16 @@ def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
 
 
 def _read_slots(
-    images, bg, slots, layout, scale, shape, gaps, params: ReaderParams, grid: tuple = ()
+    images,
+    bg,
+    slots,
+    layout,
+    scale,
+    shape,
+    gaps,
+    params: ReaderParams,
+    grid: tuple = (),
+    raised: bool = False,
 ) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading.
 
@@ -1511,8 +1520,10 @@ def _read_slots(
     flatter than `MIN_UNIT_WIDTH` tube widths is a half or a third of one (games draw tubes
     a few widths tall holding a few units; a '?' mark, a glint or JPEG noise cut the cells),
     so its reading is replaced by the first rival's that keeps the invariant even when its
-    own keeps it too (every colour run then holds two or three of its units). Boxes reaching
-    below the liquid are cut once the unit is known, and read again (see `_liquid_floors`)."""
+    own keeps it too (every colour run then holds two or three of its units). Boxes
+    reaching below the liquid are cut once the unit is known, and read again (see
+    `_liquid_floors`); so are boxes cut under faint glass, raised to its top (see
+    `_glass_tops`; `raised`: they were)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
@@ -1546,9 +1557,12 @@ def _read_slots(
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
+    tops = slots if grid or raised else _glass_tops(lab, slots, layout, unit)
+    if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
+        return _read_slots(images, bg, tops, layout, scale, shape, gaps, params, (), True)
     floored = slots if grid else _liquid_floors(slots, per_tube, layout, unit)
     if floored != slots:  # boxes reaching below the liquid: read again from its floor
-        return _read_slots(images, bg, floored, layout, scale, shape, gaps, params)
+        return _read_slots(images, bg, floored, layout, scale, shape, gaps, params, (), raised)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
@@ -1575,7 +1589,7 @@ def _read_slots(
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
     for rival in rivals if self_check(tubes, capacity) or flat else []:
-        other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival)
+        other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
         if not weak and not self_check(other.tubes, other.capacity):
             return other
@@ -1773,6 +1787,73 @@ def _glass_above(lab: np.ndarray, box: tuple, room: float, near: int = 2, far: i
     return (
         int((tint > np.maximum(2.0, np.linalg.norm(left - right, axis=1))).sum()) > len(rows) // 2
     )
+
+
+def _tinted_rows(lab: np.ndarray, box: tuple, room: float, y0: int, y1: int) -> np.ndarray:
+    """Per row y0 to y1 - 1: True where a tube's centre differs from the background beside it,
+    left and right, by more than the two sides differ (and 2 ΔE): the tube's glass."""
+    x, _, w, _ = box
+    out = int(min(0.3 * w, 0.8 * room))
+    gap = max(1, out // 3)
+    if out - gap < 1 or y0 < 0 or y1 <= y0 or x < out or x + w + out > lab.shape[1]:
+        return np.zeros(max(0, y1 - y0), bool)
+    rows = lab[y0:y1].astype(float)
+    centre = np.median(rows[:, x + int(0.3 * w) : x + int(0.7 * w) + 1], axis=1)
+    left = np.median(rows[:, x - out : x - gap], axis=1)
+    right = np.median(rows[:, x + w + gap : x + w + out], axis=1)
+    tint = np.linalg.norm(centre - (left + right) / 2, axis=1)
+    return tint > np.maximum(2.0, np.linalg.norm(left - right, axis=1))
+
+
+TOP_REACH = 0.8  # box heights: glass is looked for this far above a box's top
+TOP_BREAK = 4  # rows: this many rows in turn showing no glass end the tube
+
+
+def _glass_top(lab: np.ndarray, box: tuple, room: float) -> int:
+    """The row where a tube's glass ends going up from its box's top (the top itself when no
+    glass shows above it): faint glass is easily cut off a box, whose top is then the top of
+    the liquid in the fullest tubes or lower (see `_glass_above`)."""
+    _, y, _, h = box
+    y0 = max(0, y - int(TOP_REACH * h))
+    tinted = _tinted_rows(lab, box, room, y0, y)[::-1]  # going up from the top
+    top, plain = y, 0
+    for k, t in enumerate(tinted):
+        plain = 0 if t else plain + 1
+        if plain >= TOP_BREAK:
+            break
+        if t:
+            top = y - 1 - k
+    return top
+
+
+TOP_UNITS = 0.25  # units: a box top raised less changes no count (JPEG noise by a photo)
+
+
+def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) -> list:
+    """`slots` with every row's box tops raised to where the row's glass ends (the median of
+    its tubes: see `_glass_top`), when that is at least `TOP_UNITS` units and `TOP_BREAK`
+    rows above them, and at least half the row's tubes end within `TOP_BREAK` rows of it:
+    every tube of a row is drawn alike, so their glass ends at one height; tubes that
+    disagree show no glass top but something else above the box (a cover reaching above the
+    tube, a photo behind it). A tube whose glass goes on higher than that by as much again
+    keeps the row too: the others' glass was lost against the picture behind it short of
+    the top, and a box raised part of the way gives a wrong capacity."""
+    out, k = list(slots), 0
+    every = [b for b, _ in slots]
+    for n in layout:
+        row = range(k, k + n)
+        k += n
+        rise = np.array(
+            [slots[j][0][1] - _glass_top(lab, slots[j][0], _room(slots[j][0], every)) for j in row]
+        )
+        up = int(np.median(rise))
+        least = max(TOP_BREAK, TOP_UNITS * unit)
+        if up < least or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n or rise.max() > up + least:
+            continue
+        for j in row:
+            (x, y, w, h), doubt = slots[j]
+            out[j] = ((x, y - up, w, h + up), doubt)
+    return out
 
 
 def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
