@@ -40,6 +40,7 @@ from puzzlelab.watersort.screenshot import (
     _tall_liquid,
     _tinted_rims,
     _top_unit,
+    _uncounted_unit,
     _under_headroom,
     _under_liquid,
     _whole_top,
@@ -245,6 +246,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2173, "faint glass cut off the rows' tops: a tube of 3 units read as 5"),
         (1281, "faint glass cut off the rows' tops: two tubes read 3 and 1 units short"),
         (1283, "faint glass cut off the rows' tops: a full tube read as 5 units of 6"),
+        (1004, "two '?' marks of a run counted as one: units of twice the height, 3 of 5"),
+        (1058, "two '?' marks of a run counted as one: units of twice the height, 3 of 6"),
+        (1304, "'?' marks of runs of 2 and 3 counted as one: twice the unit, capacity 3 of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -712,6 +716,17 @@ def test_the_second_pass_finds_no_finer_unit_than_the_first():
     assert cands[_pick_unit(cands, cover, 130.0)[0]] == 16.0
     assert cands[_pick_unit(cands, cover, 130.0, _least_unit(33.0))[0]] == 32.0
     assert _least_unit(None) == 0.0
+
+
+def test_the_uncounted_fit_ignores_the_marks_counted():
+    """A '?' run whose marks were miscounted (one for its two cells) holds the fit to twice
+    the unit; the fit without the counts finds the unit every boundary sits on. No count
+    at all: no such fit."""
+    bounds = np.array([(78.0, 1.0, 1), (118.0, 1.0, 0), (156.0, 1.0, 0), (196.0, 0.0, 0)])
+    unit, offset = _uncounted_unit(bounds, 219.0, 0.0)
+    assert abs(unit - 39.0) <= 1.0 and abs(offset) <= 2.0
+    bounds[:, 2] = 0
+    assert _uncounted_unit(bounds, 219.0, 0.0) is None
 
 
 def test_rival_units_are_the_other_peaks_of_the_fit():

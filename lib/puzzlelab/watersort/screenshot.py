@@ -1520,7 +1520,11 @@ def _read_slots(
     flatter than `MIN_UNIT_WIDTH` tube widths is a half or a third of one (games draw tubes
     a few widths tall holding a few units; a '?' mark, a glint or JPEG noise cut the cells),
     so its reading is replaced by the first rival's that keeps the invariant even when its
-    own keeps it too (every colour run then holds two or three of its units). Boxes
+    own keeps it too (every colour run then holds two or three of its units). A reading that
+    keeps the invariant but has a boundary off its unit grid was perhaps pulled off by '?'
+    marks miscounted: it takes the reading of the fit blind to the counts (see
+    `_uncounted_unit`; a rival too when the invariant breaks) if that has no doubt at all
+    (a half unit also keeps the invariant, so other rivals are not tried there). Boxes
     reaching below the liquid are cut once the unit is known, and read again (see
     `_liquid_floors`); so are boxes cut under faint glass, raised to its top (see
     `_glass_tops`; `raised`: they were)."""
@@ -1531,6 +1535,8 @@ def _read_slots(
     flattest = MIN_UNIT_WIDTH * float(np.median([b[2] for b in boxes]))
     unit, offset, ambiguous = grid[0] if grid else None, 0.0, False
     rivals: list[tuple[float, float]] = []
+    free: tuple | None = None  # the fit blind to the '?' marks counted: `_uncounted_unit`
+    blind: list[tuple[float, float]] = []  # ... when it differs from the fit's unit
     under: dict = {}  # runs that may be a top unit (see `_under_headroom`), from either pass
     for min_len in (None,) if grid else (max(3.0, 0.04 * height), None):  # second: unit / 3
         floats: list[int] = []
@@ -1552,11 +1558,14 @@ def _read_slots(
             ambiguous = False
             cands, cover, offs = _bounds_cover(np.array(bounds), height)
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
+            free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
+            blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
+            blind = []
     tops = slots if grid or raised else _glass_tops(lab, slots, layout, unit)
     if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
         return _read_slots(images, bg, tops, layout, scale, shape, gaps, params, (), True)
@@ -1588,10 +1597,14 @@ def _read_slots(
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
-    for rival in rivals if self_check(tubes, capacity) or flat else []:
+    broken = bool(self_check(tubes, capacity)) or flat
+    off = any(s.fit < MIN_FIT for t in per_tube if t for s in t)  # a boundary off the grid
+    for rival in rivals + blind if broken else blind if off else []:
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
-        if not weak and not self_check(other.tubes, other.capacity):
+        if broken and not weak and not self_check(other.tubes, other.capacity):
+            return other
+        if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
     if ambiguous:  # no boundary between two colours anywhere
         problems.append(
@@ -2865,6 +2878,20 @@ def _rival_units(
     harmonic = (np.abs(ratio - 1) <= 0.06).any(axis=1)
     keep = peaks[harmonic & (cover[peaks] >= 0.5 * cover.max()) & (cands[peaks] >= least)]
     return keep[np.argsort(-cover[keep], kind="stable")][:most].tolist()
+
+
+def _uncounted_unit(bounds: np.ndarray, height: float, least: float) -> tuple | None:
+    """(unit height, offset) of the fit that ignores the '?' marks counted at the bottom runs
+    (None when none was counted). Counting marks fails where they are faint or close (their
+    strokes break apart or run together), and a miscounted run pulls the whole grid off: this
+    fit is a rival to read when the first reading breaks the game's invariant or puts a
+    boundary off its grid (see `_read_slots`)."""
+    if not (bounds[:, 2] > 0).any():
+        return None
+    free = bounds.copy()
+    free[:, 2] = 0
+    unit, offset, _ = _fit_bounds(free, height, least)
+    return unit, offset
 
 
 FLOOR_UNITS = 0.5  # units: liquid ending this far above its box's bottom ends at the tube's
