@@ -18,6 +18,8 @@ from puzzlelab.watersort.screenshot import (
     _glass,
     _glass_above,
     _glass_seams,
+    _glass_top,
+    _glass_tops,
     _hidden_fill,
     _join_cell_pieces,
     _least_unit,
@@ -38,6 +40,7 @@ from puzzlelab.watersort.screenshot import (
     _tall_liquid,
     _tinted_rims,
     _top_unit,
+    _uncounted_unit,
     _under_headroom,
     _under_liquid,
     _whole_top,
@@ -251,6 +254,17 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2080, "the comb's second row at half the first's pitch: a gap read as a tube"),
         (2082, "the comb's second row at half the first's pitch: 9 tubes for 4"),
         (1385, "a row of faint tubes whose sides show up to their liquid only: 5 for 5, 4"),
+        (2089, "faint glass cut off the rows' tops at the liquid: capacity 4 of 6"),
+        (1065, "faint glass cut off the rows' tops: a full tube read as 6 units of 5"),
+        (1138, "faint glass cut off the rows' tops: a full tube read as 3 units of 4"),
+        (2031, "faint glass cut off the rows' tops: two full tubes read as 3 units of 4"),
+        (2174, "faint glass cut off the rows' tops: three full tubes read as 3 and 4 of 5"),
+        (2173, "faint glass cut off the rows' tops: a tube of 3 units read as 5"),
+        (1281, "faint glass cut off the rows' tops: two tubes read 3 and 1 units short"),
+        (1283, "faint glass cut off the rows' tops: a full tube read as 5 units of 6"),
+        (1004, "two '?' marks of a run counted as one: units of twice the height, 3 of 5"),
+        (1058, "two '?' marks of a run counted as one: units of twice the height, 3 of 6"),
+        (1304, "'?' marks of runs of 2 and 3 counted as one: twice the unit, capacity 3 of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -448,6 +462,32 @@ def test_glass_above_a_box_shows_its_top_is_no_rim():
     lab[:, 30:, 0] = 60.0  # the background changes across the tube: no evidence of glass
     lab[20:90, 20:40] = [50.0, 0.0, 0.0]
     assert not _glass_above(lab, (20, 40, 20, 50), room=20)
+
+
+def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
+    """Box tops under tinted glass go up to where the row's glass ends (the median of its
+    tubes: one tube's top a little higher does not move the row); a box at its rim stays, so
+    does one under less than a quarter unit of glass, a row where one tube's glass goes on
+    far higher (the others' lost against the picture short of the top), and a row whose
+    tubes disagree (a cover reaching above its tube, a photo behind them)."""
+    lab = np.zeros((120, 160, 3))
+    lab[..., 0] = 50.0
+    for x in (20, 60, 100):
+        lab[20:110, x : x + 20] = [56.0, 4.0, 0.0]  # tubes of tinted glass from row 20 down
+    lab[17:20, 100:120] = [56.0, 4.0, 0.0]  # the third reaches a little higher (a glint)
+    assert _glass_top(lab, (20, 50, 20, 60), room=20) == 20
+    assert _glass_top(lab, (20, 20, 20, 90), room=20) == 20  # its rim: no glass above
+    row = [((x, 50, 20, 60), False) for x in (20, 60, 100)]
+    raised = [b for b, _ in _glass_tops(lab, row, [3], 20.0)]
+    assert raised == [(x, 20, 20, 90) for x in (20, 60, 100)]
+    kept = [((x, 20, 20, 90), False) for x in (20, 60, 100)]
+    assert _glass_tops(lab, kept, [3], 20.0) == kept
+    assert _glass_tops(lab, row, [3], 200.0) == row  # under a quarter unit: no raise
+    lab[5:17, 100:120] = [56.0, 4.0, 0.0]  # its glass goes on 15 rows higher
+    assert _glass_tops(lab, row, [3], 20.0) == row
+    lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
+    lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
+    assert _glass_tops(lab, row, [3], 20.0) == row
 
 
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
@@ -697,6 +737,17 @@ def test_the_second_pass_finds_no_finer_unit_than_the_first():
     assert cands[_pick_unit(cands, cover, 130.0)[0]] == 16.0
     assert cands[_pick_unit(cands, cover, 130.0, _least_unit(33.0))[0]] == 32.0
     assert _least_unit(None) == 0.0
+
+
+def test_the_uncounted_fit_ignores_the_marks_counted():
+    """A '?' run whose marks were miscounted (one for its two cells) holds the fit to twice
+    the unit; the fit without the counts finds the unit every boundary sits on. No count
+    at all: no such fit."""
+    bounds = np.array([(78.0, 1.0, 1), (118.0, 1.0, 0), (156.0, 1.0, 0), (196.0, 0.0, 0)])
+    unit, offset = _uncounted_unit(bounds, 219.0, 0.0)
+    assert abs(unit - 39.0) <= 1.0 and abs(offset) <= 2.0
+    bounds[:, 2] = 0
+    assert _uncounted_unit(bounds, 219.0, 0.0) is None
 
 
 def test_rival_units_are_the_other_peaks_of_the_fit():

@@ -1595,7 +1595,16 @@ def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
 
 
 def _read_slots(
-    images, bg, slots, layout, scale, shape, gaps, params: ReaderParams, grid: tuple = ()
+    images,
+    bg,
+    slots,
+    layout,
+    scale,
+    shape,
+    gaps,
+    params: ReaderParams,
+    grid: tuple = (),
+    raised: bool = False,
 ) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading.
 
@@ -1607,8 +1616,14 @@ def _read_slots(
     flatter than `MIN_UNIT_WIDTH` tube widths is a half or a third of one (games draw tubes
     a few widths tall holding a few units; a '?' mark, a glint or JPEG noise cut the cells),
     so its reading is replaced by the first rival's that keeps the invariant even when its
-    own keeps it too (every colour run then holds two or three of its units). Boxes reaching
-    below the liquid are cut once the unit is known, and read again (see `_liquid_floors`)."""
+    own keeps it too (every colour run then holds two or three of its units). A reading that
+    keeps the invariant but has a boundary off its unit grid was perhaps pulled off by '?'
+    marks miscounted: it takes the reading of the fit blind to the counts (see
+    `_uncounted_unit`; a rival too when the invariant breaks) if that has no doubt at all
+    (a half unit also keeps the invariant, so other rivals are not tried there). Boxes
+    reaching below the liquid are cut once the unit is known, and read again (see
+    `_liquid_floors`); so are boxes cut under faint glass, raised to its top (see
+    `_glass_tops`; `raised`: they were)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
@@ -1616,6 +1631,8 @@ def _read_slots(
     flattest = MIN_UNIT_WIDTH * float(np.median([b[2] for b in boxes]))
     unit, offset, ambiguous = grid[0] if grid else None, 0.0, False
     rivals: list[tuple[float, float]] = []
+    free: tuple | None = None  # the fit blind to the '?' marks counted: `_uncounted_unit`
+    blind: list[tuple[float, float]] = []  # ... when it differs from the fit's unit
     under: dict = {}  # runs that may be a top unit (see `_under_headroom`), from either pass
     for min_len in (None,) if grid else (max(3.0, 0.04 * height), None):  # second: unit / 3
         floats: list[int] = []
@@ -1637,14 +1654,20 @@ def _read_slots(
             ambiguous = False
             cands, cover, offs = _bounds_cover(np.array(bounds), height)
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
+            free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
+            blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
+            blind = []
+    tops = slots if grid or raised else _glass_tops(lab, slots, layout, unit)
+    if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
+        return _read_slots(images, bg, tops, layout, scale, shape, gaps, params, (), True)
     floored = slots if grid else _liquid_floors(slots, per_tube, layout, unit)
     if floored != slots:  # boxes reaching below the liquid: read again from its floor
-        return _read_slots(images, bg, floored, layout, scale, shape, gaps, params)
+        return _read_slots(images, bg, floored, layout, scale, shape, gaps, params, (), raised)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
@@ -1670,10 +1693,14 @@ def _read_slots(
     tubes, conf, capacity, level, problems, palette = out
     runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
-    for rival in rivals if self_check(tubes, capacity) or flat else []:
-        other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival)
+    broken = bool(self_check(tubes, capacity)) or flat
+    off = any(s.fit < MIN_FIT for t in per_tube if t for s in t)  # a boundary off the grid
+    for rival in rivals + blind if broken else blind if off else []:
+        other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
-        if not weak and not self_check(other.tubes, other.capacity):
+        if broken and not weak and not self_check(other.tubes, other.capacity):
+            return other
+        if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
     if ambiguous:  # no boundary between two colours anywhere
         problems.append(
@@ -1869,6 +1896,73 @@ def _glass_above(lab: np.ndarray, box: tuple, room: float, near: int = 2, far: i
     return (
         int((tint > np.maximum(2.0, np.linalg.norm(left - right, axis=1))).sum()) > len(rows) // 2
     )
+
+
+def _tinted_rows(lab: np.ndarray, box: tuple, room: float, y0: int, y1: int) -> np.ndarray:
+    """Per row y0 to y1 - 1: True where a tube's centre differs from the background beside it,
+    left and right, by more than the two sides differ (and 2 ΔE): the tube's glass."""
+    x, _, w, _ = box
+    out = int(min(0.3 * w, 0.8 * room))
+    gap = max(1, out // 3)
+    if out - gap < 1 or y0 < 0 or y1 <= y0 or x < out or x + w + out > lab.shape[1]:
+        return np.zeros(max(0, y1 - y0), bool)
+    rows = lab[y0:y1].astype(float)
+    centre = np.median(rows[:, x + int(0.3 * w) : x + int(0.7 * w) + 1], axis=1)
+    left = np.median(rows[:, x - out : x - gap], axis=1)
+    right = np.median(rows[:, x + w + gap : x + w + out], axis=1)
+    tint = np.linalg.norm(centre - (left + right) / 2, axis=1)
+    return tint > np.maximum(2.0, np.linalg.norm(left - right, axis=1))
+
+
+TOP_REACH = 0.8  # box heights: glass is looked for this far above a box's top
+TOP_BREAK = 4  # rows: this many rows in turn showing no glass end the tube
+
+
+def _glass_top(lab: np.ndarray, box: tuple, room: float) -> int:
+    """The row where a tube's glass ends going up from its box's top (the top itself when no
+    glass shows above it): faint glass is easily cut off a box, whose top is then the top of
+    the liquid in the fullest tubes or lower (see `_glass_above`)."""
+    _, y, _, h = box
+    y0 = max(0, y - int(TOP_REACH * h))
+    tinted = _tinted_rows(lab, box, room, y0, y)[::-1]  # going up from the top
+    top, plain = y, 0
+    for k, t in enumerate(tinted):
+        plain = 0 if t else plain + 1
+        if plain >= TOP_BREAK:
+            break
+        if t:
+            top = y - 1 - k
+    return top
+
+
+TOP_UNITS = 0.25  # units: a box top raised less changes no count (JPEG noise by a photo)
+
+
+def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) -> list:
+    """`slots` with every row's box tops raised to where the row's glass ends (the median of
+    its tubes: see `_glass_top`), when that is at least `TOP_UNITS` units and `TOP_BREAK`
+    rows above them, and at least half the row's tubes end within `TOP_BREAK` rows of it:
+    every tube of a row is drawn alike, so their glass ends at one height; tubes that
+    disagree show no glass top but something else above the box (a cover reaching above the
+    tube, a photo behind it). A tube whose glass goes on higher than that by as much again
+    keeps the row too: the others' glass was lost against the picture behind it short of
+    the top, and a box raised part of the way gives a wrong capacity."""
+    out, k = list(slots), 0
+    every = [b for b, _ in slots]
+    for n in layout:
+        row = range(k, k + n)
+        k += n
+        rise = np.array(
+            [slots[j][0][1] - _glass_top(lab, slots[j][0], _room(slots[j][0], every)) for j in row]
+        )
+        up = int(np.median(rise))
+        least = max(TOP_BREAK, TOP_UNITS * unit)
+        if up < least or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n or rise.max() > up + least:
+            continue
+        for j in row:
+            (x, y, w, h), doubt = slots[j]
+            out[j] = ((x, y - up, w, h + up), doubt)
+    return out
 
 
 def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
@@ -2945,6 +3039,20 @@ def _rival_units(
     harmonic = (np.abs(ratio - 1) <= 0.06).any(axis=1)
     keep = peaks[harmonic & (cover[peaks] >= 0.5 * cover.max()) & (cands[peaks] >= least)]
     return keep[np.argsort(-cover[keep], kind="stable")][:most].tolist()
+
+
+def _uncounted_unit(bounds: np.ndarray, height: float, least: float) -> tuple | None:
+    """(unit height, offset) of the fit that ignores the '?' marks counted at the bottom runs
+    (None when none was counted). Counting marks fails where they are faint or close (their
+    strokes break apart or run together), and a miscounted run pulls the whole grid off: this
+    fit is a rival to read when the first reading breaks the game's invariant or puts a
+    boundary off its grid (see `_read_slots`)."""
+    if not (bounds[:, 2] > 0).any():
+        return None
+    free = bounds.copy()
+    free[:, 2] = 0
+    unit, offset, _ = _fit_bounds(free, height, least)
+    return unit, offset
 
 
 FLOOR_UNITS = 0.5  # units: liquid ending this far above its box's bottom ends at the tube's
