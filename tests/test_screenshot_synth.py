@@ -235,6 +235,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (2156, "an empty tube's round bottom outline read as one unit of liquid"),
         (1242, "a row's boxes reached half a unit below its tubes: capacity 5 of 4"),
         (1377, "a row's boxes reached a unit below its tubes: capacity 6 of 5"),
+        (1573, "a top unit under the headroom of tinted glass over a photo read as glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -552,9 +553,10 @@ def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():
     assert _top_unit(None, _Segment(25, 50, np.ones(3), "empty"), box, 25.0, 0.0) is None
 
 
-def test_a_top_unit_is_added_over_clear_glass_and_named_over_tinted_glass():
+def test_a_top_unit_is_added_over_clear_glass_or_liquid_and_named_over_empty_tinted_glass():
     """Clear glass shows the background, so a step in it is a liquid: the unit goes on the
-    stack. Over tinted glass it may be the glass drawn so: the stack stays, the tube is named."""
+    stack. Over tinted glass a step one unit above liquid is one more unit too; on an empty
+    tube, or two units up, it may be the glass over a picture: the stack stays, it is named."""
     box, run = (0, 0, 10, 125), _Segment(25, 50, np.ones(3), "empty")
     clear = _Glass(
         np.zeros((1, 1, 3)), np.zeros(3), np.zeros(3), (), np.zeros(3), (1.0, np.zeros(3))
@@ -563,8 +565,15 @@ def test_a_top_unit_is_added_over_clear_glass_and_named_over_tinted_glass():
     stack = [_Segment(50, 125, np.zeros(3), "liquid", units=3)]
     assert not _add_top(stack, run, box, 25.0, 0.0, clear) and len(stack) == 2
     stack = stack[:1]
-    assert _add_top(stack, run, box, 25.0, 0.0, tinted) and len(stack) == 1
+    assert not _add_top(stack, run, box, 25.0, 0.0, tinted) and len(stack) == 2
+    stack = stack[:1]
     assert not _add_top(stack, _Segment(38, 50, np.ones(3), "empty"), box, 25.0, 0.0, tinted)
+    tall = _Segment(0, 50, np.ones(3), "empty")  # two units: the glass may step so
+    assert _add_top(stack, tall, box, 25.0, 0.0, tinted) and len(stack) == 1
+    empty: list = []
+    low = _Segment(100, 125, np.ones(3), "empty")
+    assert _add_top(empty, low, box, 25.0, 0.0, tinted) and empty == []
+    assert not _add_top(empty, low, box, 25.0, 0.0, clear) and len(empty) == 1
 
 
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:

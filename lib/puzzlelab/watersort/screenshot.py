@@ -2099,12 +2099,16 @@ def _add_top(
     glass: _Glass,
 ) -> bool:
     """Put `run` on a tube's stack `segs` when it is a liquid's top unit (see `_top_unit`) and
-    the glass is clear (it shows the background, so a step in it is no glass); True when it
-    may be a top unit but the glass is tinted: the tube is to be checked, not changed."""
+    the glass is clear (it shows the background, so a step in it is no glass) or the run is
+    one unit resting on liquid (a step one unit above a liquid's top is one more unit,
+    however loose the model of tinted glass); True when it may be a top unit but the glass
+    is tinted and the tube otherwise empty or the run taller (tinted glass over a picture
+    steps as the picture does): the tube is to be checked, not changed."""
     top = _top_unit(segs, run, box, unit, offset)
-    if top is not None and glass.clear:
+    read = top is not None and (glass.clear or (bool(segs) and top.units == 1))
+    if read:
         segs.append(top)
-    return top is not None and not glass.clear
+    return top is not None and not read
 
 
 def _top_unit(
