@@ -23,6 +23,7 @@ from puzzlelab.watersort.screenshot import (
     _hidden_fill,
     _join_cell_pieces,
     _least_unit,
+    _liquid_below,
     _liquid_floors,
     _mark_like,
     _pick_unit,
@@ -31,6 +32,7 @@ from puzzlelab.watersort.screenshot import (
     _rim_glass,
     _rival_units,
     _row_groups,
+    _runs_below,
     _sandwiched,
     _see_through,
     _Segment,
@@ -43,6 +45,7 @@ from puzzlelab.watersort.screenshot import (
     _uncounted_unit,
     _under_headroom,
     _under_liquid,
+    _unlike_beside,
     _whole_top,
     outcome,
     read_screenshot,
@@ -249,7 +252,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1568, "the round bottom under three '?' cells read as a light green unit"),
         (1054, "an ad banner's letters set the comb's tube size: no tube kept, refused"),
         (1114, "an ad banner's letters set the comb's tube size: rows of 2 and 6 for 3, 2"),
-        (2137, "the comb's pitch from two neighbours missed a row: four tubes a unit short"),
+        (2137, "a row's boxes short of its tubes: four a unit short (comb pitch, grown boxes)"),
         (2158, "the comb's row took gaps for tubes at a median step like the outlines'"),
         (2080, "the comb's second row at half the first's pitch: a gap read as a tube"),
         (2082, "the comb's second row at half the first's pitch: 9 tubes for 4"),
@@ -265,6 +268,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1004, "two '?' marks of a run counted as one: units of twice the height, 3 of 5"),
         (1058, "two '?' marks of a run counted as one: units of twice the height, 3 of 6"),
         (1304, "'?' marks of runs of 2 and 3 counted as one: twice the unit, capacity 3 of 6"),
+        (1573, "a top unit under the headroom of tinted glass over a photo read as glass"),
+        (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
+        (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
+        (2124, "a row's boxes ended 0.4 units above its tubes' bottom: a '?' misread"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -613,9 +620,10 @@ def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():
     assert _top_unit(None, _Segment(25, 50, np.ones(3), "empty"), box, 25.0, 0.0) is None
 
 
-def test_a_top_unit_is_added_over_clear_glass_and_named_over_tinted_glass():
+def test_a_top_unit_is_added_over_clear_glass_or_liquid_and_named_over_empty_tinted_glass():
     """Clear glass shows the background, so a step in it is a liquid: the unit goes on the
-    stack. Over tinted glass it may be the glass drawn so: the stack stays, the tube is named."""
+    stack. Over tinted glass a step one unit above liquid is one more unit too; on an empty
+    tube, or two units up, it may be the glass over a picture: the stack stays, it is named."""
     box, run = (0, 0, 10, 125), _Segment(25, 50, np.ones(3), "empty")
     clear = _Glass(
         np.zeros((1, 1, 3)), np.zeros(3), np.zeros(3), (), np.zeros(3), (1.0, np.zeros(3))
@@ -624,8 +632,53 @@ def test_a_top_unit_is_added_over_clear_glass_and_named_over_tinted_glass():
     stack = [_Segment(50, 125, np.zeros(3), "liquid", units=3)]
     assert not _add_top(stack, run, box, 25.0, 0.0, clear) and len(stack) == 2
     stack = stack[:1]
-    assert _add_top(stack, run, box, 25.0, 0.0, tinted) and len(stack) == 1
+    assert not _add_top(stack, run, box, 25.0, 0.0, tinted) and len(stack) == 2
+    stack = stack[:1]
     assert not _add_top(stack, _Segment(38, 50, np.ones(3), "empty"), box, 25.0, 0.0, tinted)
+    tall = _Segment(0, 50, np.ones(3), "empty")  # two units: the glass may step so
+    assert _add_top(stack, tall, box, 25.0, 0.0, tinted) and len(stack) == 1
+    empty: list = []
+    low = _Segment(100, 125, np.ones(3), "empty")
+    assert _add_top(empty, low, box, 25.0, 0.0, tinted) and empty == []
+    assert not _add_top(empty, low, box, 25.0, 0.0, clear) and len(empty) == 1
+
+
+def _bottoms(cut: int, low: int, width: int = 100) -> tuple:
+    """A flat CIELAB picture (L 50) with two tubes of a row, 20 wide at x 10 and 50, holding
+    liquid (L 80 over L 20 from row `cut`) from row 20 down to `low`, and clear glass."""
+    flat = np.zeros((140, width, 3))
+    flat[..., 0] = 50.0
+    for x in (10, 50):
+        flat[20:cut, x : x + 20, 0] = 80.0
+        flat[cut:low, x : x + 20, 0] = 20.0
+    glass = _Glass(flat, flat[0, 0], flat[0, 0], (), flat[0, 0], (1.0, np.zeros(3)))
+    return flat, glass
+
+
+def test_a_row_ending_on_liquid_reaches_down_to_where_the_liquid_ends():
+    """Liquid rests on the tube's bottom: boxes ending on it grow by how far it goes on below
+    them (a row's tubes share a bottom, so each must show it); boxes at the liquid's end, a
+    row where one tube's liquid ends at its box, boxes whose liquid goes on past `LOW_UNITS`
+    units, and boxes with no liquid at the bottom stay as they are."""
+    flat, glass = _bottoms(60, 100)
+    segs = [_Segment(20, 80, np.array([20.0, 0, 0]), "liquid")]
+    slots = [((10, 20, 20, 60), False), ((50, 20, 20, 60), True)]
+    got = _liquid_below(flat, slots, [segs, None], [2], glass, 20.0, 9.0)
+    assert [b for b, _ in got] == [(10, 20, 20, 80), (50, 20, 20, 80)]
+    assert [d for _, d in got] == [False, True]
+    assert _runs_below(flat, (10, 20, 20, 60), segs, glass, 20.0, 9.0, 7.0) == 20
+    assert _runs_below(flat, (10, 20, 20, 60), [], glass, 20.0, 9.0, 7.0) is None
+    done = [((10, 20, 20, 80), False), ((50, 20, 20, 80), False)]
+    assert _liquid_below(flat, done, [segs, segs], [2], glass, 20.0, 9.0) == done
+    flat[80:100, 50:70, 0] = 50.0  # the second tube's liquid ends at its box: no bottom lower
+    assert _liquid_below(flat, slots, [segs, segs], [2], glass, 20.0, 9.0) == slots
+    assert _liquid_below(flat, slots, [segs, None], [2], glass, 10.0, 9.0) == slots  # too far
+    prof = _profile(flat, (10, 20, 20, 100))
+    assert _unlike_beside(flat, prof, (10, 20, 20, 60), 100, glass) == 20
+    assert _unlike_beside(flat, prof, (10, 20, 20, 80), 110, glass) == 0  # the picture
+    flat, glass = _bottoms(80, 100)  # another colour under the box's last liquid
+    got = _liquid_below(flat, slots[:1], [segs], [1], glass, 20.0, 9.0)
+    assert got == [((10, 20, 20, 80), False)]
 
 
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:

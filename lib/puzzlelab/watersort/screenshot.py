@@ -1605,6 +1605,7 @@ def _read_slots(
     params: ReaderParams,
     grid: tuple = (),
     raised: bool = False,
+    grown: bool = False,
 ) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading.
 
@@ -1623,7 +1624,8 @@ def _read_slots(
     (a half unit also keeps the invariant, so other rivals are not tried there). Boxes
     reaching below the liquid are cut once the unit is known, and read again (see
     `_liquid_floors`); so are boxes cut under faint glass, raised to its top (see
-    `_glass_tops`; `raised`: they were)."""
+    `_glass_tops`; `raised`: they were); boxes ending above the liquid under them are grown
+    once (`grown`: done), and read again (see `_liquid_below`)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
@@ -1666,8 +1668,13 @@ def _read_slots(
     if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
         return _read_slots(images, bg, tops, layout, scale, shape, gaps, params, (), True)
     floored = slots if grid else _liquid_floors(slots, per_tube, layout, unit)
+    below = floored == slots and not grid and not grown  # boxes ending above it: grown once
+    if below:
+        floored = _liquid_below(images[1], slots, per_tube, layout, glass, unit, params.jump)
     if floored != slots:  # boxes reaching below the liquid: read again from its floor
-        return _read_slots(images, bg, floored, layout, scale, shape, gaps, params, (), raised)
+        return _read_slots(
+            images, bg, floored, layout, scale, shape, gaps, params, (), raised, grown or below
+        )
     for (box, _), segs in zip(slots, per_tube, strict=True):
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
@@ -2289,12 +2296,16 @@ def _add_top(
     glass: _Glass,
 ) -> bool:
     """Put `run` on a tube's stack `segs` when it is a liquid's top unit (see `_top_unit`) and
-    the glass is clear (it shows the background, so a step in it is no glass); True when it
-    may be a top unit but the glass is tinted: the tube is to be checked, not changed."""
+    the glass is clear (it shows the background, so a step in it is no glass) or the run is
+    one unit resting on liquid (a step one unit above a liquid's top is one more unit,
+    however loose the model of tinted glass); True when it may be a top unit but the glass
+    is tinted and the tube otherwise empty or the run taller (tinted glass over a picture
+    steps as the picture does): the tube is to be checked, not changed."""
     top = _top_unit(segs, run, box, unit, offset)
-    if top is not None and glass.clear:
+    read = top is not None and (glass.clear or (bool(segs) and top.units == 1))
+    if read:
         segs.append(top)
-    return top is not None and not glass.clear
+    return top is not None and not read
 
 
 def _top_unit(
@@ -3079,6 +3090,81 @@ def _liquid_floors(slots: list, per_tube: list, layout: list[int], unit: float) 
             if gap >= FLOOR_UNITS * unit and gap >= FLOOR_WIDTH * w and floor > y:
                 out[j] = ((x, y, w, floor - y), doubt)
     return out
+
+
+LOW_UNITS = 1.5  # units: a liquid running on below its box ends within this many units
+
+
+def _liquid_below(
+    flat: np.ndarray, slots: list, per_tube: list, layout: list[int], glass, unit: float, jump
+) -> list:
+    """`slots` with every row's boxes reaching down to where the liquid under them ends, when
+    liquid goes on below them: liquid rests on the tube's bottom, so a box ending on a liquid
+    missed the tube's lower part (and the units there). Each tube with liquid at its box's
+    bottom tells how far liquid goes on below it (see `_runs_below`; 0 if it stops there);
+    a row's tubes share their bottom, so every one of them must show liquid going on, and
+    the row's boxes grow by the least they show, when that is at least a quarter unit."""
+    out, k = list(slots), 0
+    min_len = max(3.0, 0.35 * unit)
+    for n in layout:
+        row = range(k, k + n)
+        k += n
+        grow = [
+            _runs_below(flat, slots[j][0], per_tube[j], glass, unit, jump, min_len) for j in row
+        ]
+        seen = [d for d in grow if d is not None]
+        if not seen or min(seen) < max(3.0, 0.25 * unit):
+            continue
+        d = min(seen)
+        for j in row:
+            (x, y, w, h), doubt = slots[j]
+            out[j] = ((x, y, w, min(h + d, flat.shape[0] - y)), doubt)
+    return out
+
+
+def _runs_below(flat, box: tuple, segs, glass, unit: float, jump: float, min_len: float):
+    """Rows of liquid below a tube's box with liquid at its bottom: the runs from the box's
+    bottom down that differ from the picture there (ΔE 16 from the glass model, which is the
+    picture beside the tube at worst), 0 when the first does not. A slot not read yet (`segs`
+    None: added by the row's spacing, or covered; covers are drawn tube-high) counts when the
+    colour at its box's bottom is no glass. None when the box's bottom shows no liquid or the
+    liquid does not end within `LOW_UNITS` units below the box (the tube's bottom: the
+    outline or the picture begins; see `_liquid_below`)."""
+    x, y, w, h = box
+    if segs is not None and (not segs or segs[0].kind != "liquid" or segs[0].y1 < y + h - 2):
+        return None
+    end = min(flat.shape[0], y + h + int(LOW_UNITS * unit))
+    if end <= y + h:
+        return None
+    prof = _profile(flat, (x, y, w, end - y))
+    runs = _merge_short(_segments(prof, y, jump), prof, y, min_len)
+    last = next(r for r in runs if r.y0 <= y + h - 1 < r.y1)
+    if segs is None and (last.y0 > y + h - min_len or glass.distance(last, box) < 16):
+        return None  # a slot not read yet (see `_read_missed`) or covered: no colour at its bottom
+    low = y + h
+    for r in runs:
+        if r.y1 <= y + h:
+            continue
+        if glass.distance(r, box) < 16:
+            return _unlike_beside(flat, prof, box, low, glass)
+        low = r.y1
+    return None
+
+
+def _unlike_beside(flat: np.ndarray, prof: np.ndarray, box: tuple, low: int, glass) -> int:
+    """`low` less the box's bottom (rows of liquid below the box, see `_runs_below`) when
+    those rows, row by row, differ from the picture beside the tube by ΔE 16 or more in the
+    median, else 0: a liquid near the picture under the tube drifts into it without a step."""
+    x, y, w, h = box
+    if low <= y + h:
+        return 0
+    room = _room(box, list(glass.boxes))
+    gaps = []
+    for r in range(y + h, low):
+        side = _beside(flat, box, r, r + 1, room)
+        if side is not None:
+            gaps.append(float(np.linalg.norm(prof[r - y] - side)))
+    return low - (y + h) if gaps and float(np.median(gaps)) >= 16 else 0
 
 
 def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -> None:
