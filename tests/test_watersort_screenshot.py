@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 from puzzlelab.errors import PuzzleError
@@ -180,6 +180,7 @@ def _pattern(tubes) -> list[tuple[int, ...]]:
 
 @pytest.mark.slow  # make test runs it; test-fast keeps the per-picture checks
 @settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@example(n_colors=2, seed=1428, dpi=144, scale=1.19, blur=0.54, noise=1.55, quality=71)
 @given(
     n_colors=st.integers(2, 9),
     seed=st.integers(0, 10_000),
@@ -192,7 +193,9 @@ def _pattern(tubes) -> list[tuple[int, ...]]:
 def test_lab_boards_read_exactly_after_degradation(
     n_colors, seed, dpi, scale, blur, noise, quality
 ):
-    """A board drawn by watersort.plots, rescaled, blurred, noisy and JPEG'd, reads exactly."""
+    """A board drawn by watersort.plots, rescaled, blurred, noisy and JPEG'd, reads exactly;
+    a deal where no two colours meet in any tube (a few colours can come out sorted) shows
+    no unit height, and the reading says its capacity is a guess."""
     from puzzlelab.watersort.generate import random_deal
 
     level = random_deal(n_colors, 2, 4, rng=seed)
@@ -200,6 +203,9 @@ def test_lab_boards_read_exactly_after_degradation(
     scale = max(scale, 320 / drawn.shape[0])  # below ~300 px tall small boards can fail
     image = _degrade(drawn, scale, blur, noise, quality, seed)
     reading = read_screenshot(image)
+    if all(len(set(t)) <= 1 for t in level.tubes):
+        assert not reading.ok and any("is a guess" in p for p in reading.problems)
+        return
     assert reading.level is not None, reading.problems
     assert _pattern(reading.level.tubes) == _pattern(level.tubes)
     assert reading.capacities == [4] * level.n_tubes
