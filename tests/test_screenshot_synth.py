@@ -268,6 +268,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1004, "two '?' marks of a run counted as one: units of twice the height, 3 of 5"),
         (1058, "two '?' marks of a run counted as one: units of twice the height, 3 of 6"),
         (1304, "'?' marks of runs of 2 and 3 counted as one: twice the unit, capacity 3 of 6"),
+        (2124, "a row's boxes ended above its tubes' bottom, then a '?' mark missed: silent"),
         (1573, "a top unit under the headroom of tinted glass over a photo read as glass"),
         (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
         (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
@@ -352,6 +353,22 @@ def test_a_run_under_half_a_unit_at_the_bottom_is_no_liquid():
     long = [_Segment(82, 100, np.zeros(3)), _Segment(60, 82, np.ones(3) * 50)]
     _count_units(long, box, unit, 9.5)  # the grid's zero 9.5 rows above the box's bottom
     assert [s.units for s in long] == [1, 1]
+
+
+def test_a_question_runs_mark_count_decides_its_units_only_when_it_fits_its_length():
+    """Off the unit grid, a '?' run's marks tell its units, unless the count is three
+    quarters of a unit or more off the run's length (a mark missed): then the grid does."""
+    box, unit = (0, 0, 40, 120), 20.0
+
+    def units(y0: int, glyphs: int) -> list[int]:
+        segs = [_Segment(y0, 120, np.zeros(3), "hidden", glyphs=glyphs)]
+        _count_units(segs, box, unit, 3.0)  # the grid's zero 3 rows above the box's bottom
+        return [s.units for s in segs]
+
+    assert units(63, 2) == [3]  # 2.85 units long, its top 2.7 up: a mark missed, the grid's 3
+    assert units(63, 3) == [3]
+    assert units(70, 3) == [3]  # 2.5 units long, its top 2.35 up: the three marks decide
+    assert units(70, 2) == [2]
 
 
 def _seg(y0: int, kind: str, glass: float, lab=(50.0, 0.0, 0.0), units: int = 1) -> _Segment:

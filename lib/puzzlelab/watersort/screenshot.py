@@ -3186,12 +3186,18 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
             continue  # a sliver under a run: the bottom's curve or outline under its cell
         top = max(below + 1, round(r))
         fit = 1 - 2 * abs(r - round(r))
-        if s.kind == "hidden" and s.glyphs and fit < 0.5:
+        if s.kind == "hidden" and s.glyphs and fit < 0.5 and _marks_fit(s, unit):
             top = below + s.glyphs  # no clear edge on the unit grid: one '?' mark per unit
         s.units, s.fit = top - below, fit
         below = top
         keep.append(s)
     segs[:] = keep
+
+
+def _marks_fit(seg: _Segment, unit: float) -> bool:
+    """A '?' run's mark count agrees with its length (within three quarters of a unit): a
+    mark missed, or two counted as one, must not decide its units against its height."""
+    return abs(seg.glyphs - seg.length / unit) < 0.75
 
 
 def _join_cell_pieces(segs: list[_Segment], base: float, unit: float) -> list[_Segment]:
