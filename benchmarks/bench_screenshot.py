@@ -52,11 +52,12 @@ PREVIOUS = (
 # of 900 exact (732 before), silent 0 (1 before), 2 errors; never looked at while tuning,
 # 2600-2799: 152 of 200 exact (76 %; 149 before), silent 0 (1 before), no errors.
 # 2026-11-27 night, after the bottom-sliver, missed-mark variant, glass-top, grown-box,
-# tinted top-unit, comb refit/banner/gap and mark-blind unit rules: 0.51 s mean, 0.93 s worst
-# CPU per screenshot (notebook 07, run beside the seven screenshot test files and a sweep);
-# synthetic: 92 % of notebook 07's 60 seeds (none silent); tuned-on seeds: 802 of 900 exact
-# (766 before), silent 1 (2124; 0 before), 1 error (2 before); never looked at while tuning,
-# 2800-2999: 161 of 200 exact (80.5 %; 152 before), silent 2 (3 before), no errors (1 before).
+# tinted top-unit, comb refit/banner/gap, mark-blind unit and mark-count-fit rules: 0.56 s
+# mean, 0.95 s worst CPU per screenshot (notebook 07 run alone; the re-reads after raising
+# or growing a row's boxes cost most of the rise); synthetic: 93 % of notebook 07's 60 seeds
+# (none silent); tuned-on seeds: 804 of 900 exact (766 before), silent 0, 1 error (2
+# before); never looked at while tuning, 2800-2999: 161 of 200 exact (80.5 %; 152 before),
+# silent 2 (3 before), no errors (1 before).
 
 
 def _decode_and_scale(path) -> None:
