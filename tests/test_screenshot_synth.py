@@ -28,6 +28,7 @@ from puzzlelab.watersort.screenshot import (
     _mark_like,
     _pick_unit,
     _profile,
+    _reclaimable,
     _rim_doubts,
     _rim_glass,
     _rival_units,
@@ -622,6 +623,23 @@ def test_a_glass_run_is_cut_at_a_step_of_half_a_jump():
     assert up.glass < 1 and low.glass > 10 and up.kind == low.kind == "empty"
     flat = _Segment(40, 100, np.array([50.0, 60.0, 0.0]), "empty")
     assert _split_glass(flat, prof, box, glass, 9.0, 3.0) == [flat]
+
+
+def test_a_run_taken_for_glass_is_read_again_in_a_colour_seen_under_liquid_in_a_slot_read_alone():
+    """A slot the row's spacing added is read alone after the board: a liquid under liquid
+    there is a sure colour too, so a board tube whose run of that colour was taken for glass
+    is read again; a run of another colour, or one in a slot read alone itself, is not."""
+    mauve, red, brown = (np.array(c, dtype=float) for c in ([51, 15, 1], [50, 70, 50], [60, 5, 30]))
+    missed = [_Segment(60, 100, mauve + 1, units=1), _Segment(20, 60, red, units=1)]
+    slots = [((0, 0, 10, 100), False), ((20, 0, 10, 100), False), ((40, 0, 10, 100), True)]
+    marks = {"sure": np.zeros((0, 3)), "glassy": {0: [brown, mauve], 1: [brown]}}
+    assert _reclaimable(slots, [[], [], missed], marks) == [0]
+    assert len(marks["sure"]) == 1 and np.allclose(marks["sure"][0], mauve + 1)
+    marks = {"sure": np.zeros((0, 3)), "glassy": {0: [brown, mauve]}}
+    assert _reclaimable(slots, [[], [], missed[:1]], marks) == []  # nothing above the mauve
+    marks = {"sure": np.zeros((0, 3)), "glassy": {0: [brown, mauve], 2: [mauve]}}
+    slots[0] = (slots[0][0], True)  # a slot read alone is not read again
+    assert _reclaimable(slots, [[], [], missed], marks) == []
 
 
 def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():

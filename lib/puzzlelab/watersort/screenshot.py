@@ -1686,6 +1686,13 @@ def _read_slots(
     ]
     geo = _fits((0, 0, 0, height), unit, offset)  # headroom 0.2 to 1.1 units
     unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
+    for k in _reclaimable(slots, per_tube, marks):  # a liquid under liquid in a slot read alone
+        box = slots[k][0]
+        segs = _segment_tubes(images, [(box, False)], glass, shortest, params, None, marks)[0]
+        _count_units(segs or [], box, unit, offset)
+        if segs and marks.get("fill") is not None and not marks.get("symbols"):
+            segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
+        per_tube[k] = segs
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
     all_boxes = [box for box, _ in slots]
@@ -2404,6 +2411,10 @@ def _segment_tubes(
     for r in raw:
         if r:
             _reclaim(r[2], marks["sure"])
+    if len(slots) > 1:  # runs left to glass that a liquid seen later may reclaim
+        marks["glassy"] = {
+            k: [s.lab for s in segs if _glassy(s)] for k, _, segs in filter(None, raw)
+        }
     if "fill" not in marks:
         marked = [s for r in raw if r for s in r[2] if s.kind == "hidden"]
         marks["fill"] = _hidden_fill(marked)
@@ -2559,6 +2570,25 @@ def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
     for s in segs:
         if s.kind == "empty" and s.glass >= 4 and np.linalg.norm(sure - s.lab, axis=1).min() < same:
             s.kind = "liquid"
+
+
+def _glassy(seg: _Segment) -> bool:
+    """A run taken for glass that `_reclaim` would read as liquid were its colour sure."""
+    return seg.kind == "empty" and seg.glass >= 4
+
+
+def _reclaimable(slots: list, per_tube: list, marks: dict, same: float = 5.0) -> list[int]:
+    """Tubes of the board to read again: a run of theirs taken for glass has the colour of a
+    liquid seen under other liquid in a slot read alone (see `_read_missed`), which the board's
+    sure colours (see `_sure_liquids`) did not hold yet. The new colours join them."""
+    alone = [per_tube[k] for k, (_, doubtful) in enumerate(slots) if doubtful and per_tube[k]]
+    new = [s.lab for t in alone for i, s in enumerate(t) if s.kind == "liquid" and t[i + 1 :]]
+    if not new:
+        return []
+    marks["sure"] = np.vstack([marks["sure"], np.array(new)])
+    near = lambda lab: np.linalg.norm(np.array(new) - lab, axis=1).min() < same  # noqa: E731
+    glassy = marks.get("glassy", {})
+    return [k for k, labs in glassy.items() if not slots[k][1] and any(near(c) for c in labs)]
 
 
 def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> bool:
