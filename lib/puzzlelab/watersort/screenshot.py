@@ -1692,7 +1692,8 @@ def _read_slots(
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
-        per_tube[k] = segs
+        if segs and sum(s.units for s in segs) <= _fits(box, unit, offset):
+            per_tube[k] = segs  # not the headroom over it in a colour near a liquid's
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
     all_boxes = [box for box, _ in slots]
