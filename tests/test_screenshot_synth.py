@@ -624,6 +624,19 @@ def test_a_glass_run_is_cut_at_a_step_of_half_a_jump():
     assert _split_glass(flat, prof, box, glass, 9.0, 3.0) == [flat]
 
 
+def test_a_grey_near_a_photos_median_is_no_glass_where_the_picture_beside_differs():
+    """Over a photo the board's median background is a grey seen nowhere: a grey liquid near
+    it is far from the glass when the picture beside the tube is blue; over a flat grey
+    background (the picture beside is the median) the same grey is the glass's colour."""
+    median = np.array([64.0, 0.0, 0.0])
+    box = (20, 0, 20, 100)
+    grey = _Segment(40, 70, median.copy())
+    for beside, near in (([64.0, 6.0, -37.0], False), (median, True)):
+        lab = np.tile(np.array(beside), (100, 60, 1))
+        glass = _Glass(lab, np.array(beside), np.array(beside), (box,), median, (1.0, np.zeros(3)))
+        assert (glass.distance(grey, box) < 8) is near
+
+
 def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():
     """A run taken for glass is a top unit when it lies right on the stack, at least 0.6
     units tall, its top a whole unit or more above the stack on the unit grid."""
