@@ -273,6 +273,20 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1573, "a top unit under the headroom of tinted glass over a photo read as glass"),
         (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
         (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
+        (
+            1829,
+            "a colour topping two tubes over a photo, seen under liquid only in a slot read "
+            "alone, was taken for glass: silent",
+        ),
+        (
+            1280,
+            "a tube's one unit taken for glass; its colour under liquid only in a slot read alone",
+        ),
+        (
+            1698,
+            "a grey liquid topping tubes, near the photo's median colour, taken for glass: silent",
+        ),
+        (1381, "a grey top unit near the photo's median colour taken for glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -640,6 +654,19 @@ def test_a_run_taken_for_glass_is_read_again_in_a_colour_seen_under_liquid_in_a_
     marks = {"sure": np.zeros((0, 3)), "glassy": {0: [brown, mauve], 2: [mauve]}}
     slots[0] = (slots[0][0], True)  # a slot read alone is not read again
     assert _reclaimable(slots, [[], [], missed], marks) == []
+
+
+def test_a_grey_near_a_photos_median_is_no_glass_where_the_picture_beside_differs():
+    """Over a photo the board's median background is a grey seen nowhere: a grey liquid near
+    it is far from the glass when the picture beside the tube is blue; over a flat grey
+    background (the picture beside is the median) the same grey is the glass's colour."""
+    median = np.array([64.0, 0.0, 0.0])
+    box = (20, 0, 20, 100)
+    grey = _Segment(40, 70, median.copy())
+    for beside, near in (([64.0, 6.0, -37.0], False), (median, True)):
+        lab = np.tile(np.array(beside), (100, 60, 1))
+        glass = _Glass(lab, np.array(beside), np.array(beside), (box,), median, (1.0, np.zeros(3)))
+        assert (glass.distance(grey, box) < 8) is near
 
 
 def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():
