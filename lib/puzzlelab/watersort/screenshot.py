@@ -1337,6 +1337,66 @@ def read_screenshot(
     rows = _find_rows(img, lab, side)
     if not rows:
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tubes")
+    images = (rgb, img, lab, side)
+    if scale <= 1:
+        return _read_rows(rows, images, params)
+    try:
+        reading = _read_rows(rows, images, params)
+    except InvalidPuzzleError as e:
+        return _native_retry(rows, images, params, e)
+    return reading if reading.ok else _native_retry(rows, images, params, reading)
+
+
+def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Reading:
+    """The reading from tubes located at the picture's own size (see `_native_rows`) when
+    they stand otherwise than `rows` and it is sound (see `_sound`) where `first` is not,
+    else `first` (a doubtful reading, returned; or the error reading `rows` raised, raised
+    again). Enlarging a small screenshot adds no detail, only blur: JPEG blocks grow into
+    bands a comb takes for tubes, and faint glass or a thin outline spreads out of the
+    locators' sight. A sound reading may still carry local doubts and then stays flagged."""
+    other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
+    if other and _slots_of(other) != _slots_of(rows):
+        try:
+            alt = _read_rows(other, images, params)
+        except InvalidPuzzleError:
+            alt = None
+        worse = isinstance(first, Exception) or not _sound(first)
+        if alt is not None and (alt.ok or (worse and _sound(alt))):
+            return alt
+    if isinstance(first, Exception):
+        raise first
+    return first
+
+
+def _sound(reading: Reading) -> bool:
+    """True when a reading keeps the game's invariant (see `self_check`) and stands as games
+    lay out boards (even rows, three tubes or more, rows spaced alike) with a capacity that
+    some tube shows: whatever doubts remain are about single units or boundaries."""
+    boxes, layout = reading.boxes, reading.layout
+    guess = any("is a guess from the tubes' height" in p for p in reading.problems)
+    shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
+    return not guess and not shape and not self_check(reading.tubes, reading.capacity)
+
+
+def _slots_of(rows: list) -> list[list[tuple]]:
+    """The rows' boxes, without their doubt flags."""
+    return [[b for b, _ in row] for row in rows]
+
+
+def _native_rows(rgb: np.ndarray, scale: float) -> list[list[tuple]]:
+    """Rows of (box, odd) found in the picture at its own size (see `_find_rows`), boxes
+    scaled by `scale` to the working image."""
+    lab = rgb_to_lab(rgb)
+    rows = _find_rows(rgb, lab, _side_strength(lab))
+    return [[(tuple(round(v * scale) for v in b), odd) for b, odd in row] for row in rows]
+
+
+def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
+    """The reading of the tubes in `rows` (see `_find_rows`), their spacing filled in and
+    the slots it added that show no tube dropped (see `_ghosts`); `images` are the picture
+    (RGB) and the working image in RGB, Lab and side strength."""
+    rgb, img, lab, side = images
+    scale = img.shape[0] / rgb.shape[0]
     bg = _background(lab, rows)
     gaps: list[tuple[int, int]] = []
     filled = _assemble(rows, lab, side, gaps)
