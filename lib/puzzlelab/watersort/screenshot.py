@@ -1338,7 +1338,7 @@ def read_screenshot(
     if not rows:
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tubes")
     images = (rgb, img, lab, side)
-    if scale <= 1:
+    if rgb.shape[0] == WORK_HEIGHT:
         return _read_rows(rows, images, params)
     try:
         reading = _read_rows(rows, images, params)
@@ -1353,7 +1353,8 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
     else `first` (a doubtful reading, returned; or the error reading `rows` raised, raised
     again). Enlarging a small screenshot adds no detail, only blur: JPEG blocks grow into
     bands a comb takes for tubes, and faint glass or a thin outline spreads out of the
-    locators' sight. A sound reading may still carry local doubts and then stays flagged."""
+    locators' sight; shrinking a large one averages thin outlines and faint glass into the
+    background. A sound reading may still carry local doubts and then stays flagged."""
     other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
     if other and _slots_of(other) != _slots_of(rows):
         try:
@@ -1383,9 +1384,14 @@ def _slots_of(rows: list) -> list[list[tuple]]:
     return [[b for b, _ in row] for row in rows]
 
 
-def _native_rows(rgb: np.ndarray, scale: float) -> list[list[tuple]]:
-    """Rows of (box, odd) found in the picture at its own size (see `_find_rows`), boxes
-    scaled by `scale` to the working image."""
+def _native_rows(rgb: np.ndarray, scale: float, most: int = 2 * WORK_HEIGHT) -> list:
+    """Rows of (box, odd) found in the picture at its own size (see `_find_rows`), or shrunk
+    to `most` rows when taller (the locators' cost grows with the pixels), boxes scaled by
+    `scale` (working over picture height) to the working image."""
+    if rgb.shape[0] > most:
+        f = most / rgb.shape[0]
+        size = (max(1, round(rgb.shape[1] * f)), most)
+        rgb, scale = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), scale / f
     lab = rgb_to_lab(rgb)
     rows = _find_rows(rgb, lab, _side_strength(lab))
     return [[(tuple(round(v * scale) for v in b), odd) for b, odd in row] for row in rows]
