@@ -272,6 +272,18 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1573, "a top unit under the headroom of tinted glass over a photo read as glass"),
         (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
         (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
+        (1033, "enlarged 3.3 times, the comb spaced one row at 1.5 pitches: 5 tubes for 7"),
+        (1291, "enlarged 3.5 times, outline boxes two tubes wide: rows of 2 and 2 for 3 and 3"),
+        (1306, "enlarged 2.6 times, the second row of faint glass lost: 2 tubes for 4"),
+        (1358, "enlarged 2.7 times, the comb filled a faint row at half its pitch: 6 for 4"),
+        (1450, "enlarged 2.8 times, the comb sat between thin-outlined tubes: 7 for 8"),
+        (2070, "enlarged 2.7 times, the third row of faint glass lost: rows of 2, 2 for 2, 2, 2"),
+        (2139, "enlarged 1.6 times, a tube missed over a photo: rows of 7 and 6 for 7 and 7"),
+        (1333, "enlarged 2.8 times, no liquid found in any box: refused instead of read"),
+        (1426, "enlarged 1.7 times, a covered tube read as 3 units of liquid"),
+        (1395, "shrunk to 800 rows, thin outlines over a photo faded: one row of 2 for 2, 2"),
+        (1511, "shrunk to 800 rows, the second row's faint glass faded: one row of 3 for 3, 2"),
+        (1556, "shrunk to 800 rows, four tubes without outline faded: 2 tubes for 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
