@@ -36,6 +36,7 @@ from puzzlelab.watersort.screenshot import (
     _spans,
     _tubes_between,
     _unlike_pitches,
+    _vouched,
     outcome,
     read_screenshot,
 )
@@ -278,29 +279,45 @@ def test_a_sound_reading_keeps_the_rules_whatever_its_local_doubts():
 
 
 @pytest.mark.parametrize(
-    "first, alt, took",
+    "alt, took",
     [
-        (BROKEN, SOUND, "alt"),  # the native size's reading keeps the rules, the first not
-        (SOUND, replace(SOUND, problems=[]), "alt"),  # a reading with no doubt at all
-        (replace(SOUND, problems=["x"]), SOUND, "first"),  # both sound: the first stays
-        (BROKEN, BROKEN, "first"),  # neither sound: the first stays
-        (InvalidPuzzleError("no liquid"), SOUND, "alt"),  # the first refused
+        (SOUND, True),  # the native size's reading keeps the rules, the first does not
+        (BROKEN, False),  # neither is sound: the first stays
     ],
 )
-def test_the_native_sizes_reading_replaces_a_doubtful_one_only_when_sound(
-    monkeypatch, first, alt, took
-):
-    """A doubtful reading of an enlarged picture yields to the one from tubes located at the
-    picture's own size only when that one is sound and the first is not (or is clear of
-    every doubt); an error is raised again when no sound reading replaces it."""
+def test_the_native_sizes_reading_replaces_an_unsound_one_only_when_sound(monkeypatch, alt, took):
+    """An unsound reading (or an error) of a resized picture yields to the one from tubes
+    located at the picture's own size only when that one is sound; an error is raised
+    again when no sound reading replaces it, and the same tubes found twice change nothing."""
     rows = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False)]]
     other = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False), ((200, 0, 40, 180), True)]]
     monkeypatch.setattr(shot, "_native_rows", lambda rgb, scale: other)
     monkeypatch.setattr(shot, "_read_rows", lambda found, images, params: alt)
     images = (np.zeros((300, 200, 3), np.uint8), np.zeros((800, 533, 3), np.uint8), None, None)
-    got = _native_retry(rows, images, shot.DEFAULT_PARAMS, first)
-    assert got is (alt if took == "alt" else first)
+    for first in (BROKEN, InvalidPuzzleError("no liquid")):
+        if took:
+            assert _native_retry(rows, images, shot.DEFAULT_PARAMS, first) == alt
+        elif isinstance(first, Exception):
+            with pytest.raises(InvalidPuzzleError):
+                _native_retry(rows, images, shot.DEFAULT_PARAMS, first)
+        else:
+            assert _native_retry(rows, images, shot.DEFAULT_PARAMS, first) is first
     monkeypatch.setattr(shot, "_native_rows", lambda rgb, scale: rows)  # the same tubes
     assert _native_retry(rows, images, shot.DEFAULT_PARAMS, BROKEN) is BROKEN
-    with pytest.raises(InvalidPuzzleError):
-        _native_retry(rows, images, shot.DEFAULT_PARAMS, InvalidPuzzleError("no liquid"))
+
+
+def test_a_second_location_is_doubted_when_covers_or_marks_weaken_the_invariant():
+    """Seed 2115: located again at its own size, the board's colour counts come out whole
+    with a capacity one too many, as four covered tubes and five '?' units absorb any count;
+    such a reading says so. A fully visible one is vouched for by its colour counts."""
+    assert _vouched(SOUND) is SOUND
+    hidden = replace(SOUND, tubes=[["?", "g"], ["g", "r"], []])
+    assert _vouched(hidden).problems[-1].startswith("tubes located again")
+    covered = replace(SOUND, tubes=[None, ["g", "r"], []])
+    assert not _vouched(covered).ok
+    board = synth_board(2115)
+    reading = read_screenshot(board.image)
+    assert (
+        not reading.ok
+        and outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
+    )

@@ -1344,29 +1344,42 @@ def read_screenshot(
         reading = _read_rows(rows, images, params)
     except InvalidPuzzleError as e:
         return _native_retry(rows, images, params, e)
-    return reading if reading.ok else _native_retry(rows, images, params, reading)
+    return reading if _sound(reading) else _native_retry(rows, images, params, reading)
 
 
 def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Reading:
     """The reading from tubes located at the picture's own size (see `_native_rows`) when
-    they stand otherwise than `rows` and it is sound (see `_sound`) where `first` is not,
-    else `first` (a doubtful reading, returned; or the error reading `rows` raised, raised
-    again). Enlarging a small screenshot adds no detail, only blur: JPEG blocks grow into
-    bands a comb takes for tubes, and faint glass or a thin outline spreads out of the
-    locators' sight; shrinking a large one averages thin outlines and faint glass into the
-    background. A sound reading may still carry local doubts and then stays flagged."""
+    they stand otherwise than `rows` and it is sound (see `_sound`), `first` being unsound
+    or an error; else `first` (returned, or raised again). Enlarging a small screenshot
+    adds no detail, only blur: JPEG blocks grow into bands a comb takes for tubes, and
+    faint glass or a thin outline spreads out of the locators' sight; shrinking a large one
+    averages thin outlines and faint glass into the background. The reading taken is
+    doubted when covered or hidden units leave the invariant too weak to vouch for it."""
     other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
     if other and _slots_of(other) != _slots_of(rows):
         try:
             alt = _read_rows(other, images, params)
         except InvalidPuzzleError:
             alt = None
-        worse = isinstance(first, Exception) or not _sound(first)
-        if alt is not None and (alt.ok or (worse and _sound(alt))):
-            return alt
+        if alt is not None and _sound(alt):
+            return _vouched(alt)
     if isinstance(first, Exception):
         raise first
     return first
+
+
+def _vouched(reading: Reading) -> Reading:
+    """`reading`, from tubes located a second time, with a doubt when a tube is covered or a
+    unit hidden: the two locations disagreed, and only a board whose every unit shows has
+    its capacity and every tube checked by the colour counts (see `self_check`)."""
+    if _fully_visible(reading.tubes):
+        return reading
+    text = (
+        "tubes located again at the picture's own size, the first location reading "
+        "inconsistently; covered or hidden units leave the colour counts unable to confirm "
+        "this one: check it"
+    )
+    return replace(reading, problems=reading.problems + [text])
 
 
 def _sound(reading: Reading) -> bool:
