@@ -4,8 +4,14 @@ hides its tube from the top; small drawn cases for each rule."""
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
 
+import cv2
+import numpy as np
+import pytest
+
+from puzzlelab.errors import InvalidPuzzleError
+from puzzlelab.watersort import screenshot as shot
 from puzzlelab.watersort.screenshot import (
     _above,
     _alike,
@@ -14,17 +20,23 @@ from puzzlelab.watersort.screenshot import (
     _changes,
     _comb_score,
     _details,
+    _find_rows,
     _gaps_taken,
     _icon,
     _merge_same,
+    _native_retry,
+    _native_rows,
     _profile,
     _refit,
     _regular,
     _same_pitch,
     _segments,
+    _side_strength,
+    _sound,
     _spans,
     _tubes_between,
     _unlike_pitches,
+    _vouched,
     outcome,
     read_screenshot,
 )
@@ -217,3 +229,95 @@ def test_rows_spaced_alike_or_not():
     assert not _alike([_row([38, 109, 179, 248]), _row([82, 115, 147, 180])])
     assert _alike([_row([38, 109, 179, 248]), _row([67, 138, 210])])
     assert _alike([_row([38, 109])])
+
+
+def test_a_small_picture_shows_its_tubes_at_its_own_size():
+    """Seed 1450: eight tubes of thin outline in a picture 286 pixels high. Enlarged to the
+    working height, the comb sits between the tubes and finds seven; at the picture's own
+    size the rows' locator finds all eight, and their boxes are scaled to the working image."""
+    rgb = synth_board(1450).image
+    scale = 800 / rgb.shape[0]
+    img = cv2.resize(rgb, (round(rgb.shape[1] * scale), 800), interpolation=cv2.INTER_CUBIC)
+    lab = shot.rgb_to_lab(img)
+    assert [
+        len(r)
+        for r in shot._assemble(
+            _find_rows(img, lab, _side_strength(lab)), lab, _side_strength(lab), []
+        )
+    ] == [7]
+    rows = _native_rows(rgb, scale)
+    assert [len(row) for row in rows] == [8]
+    assert all(abs(b[3] - 52 * scale) <= 3 * scale for row in rows for b, _ in row)
+
+
+def _reading(tubes: list, capacity: int, layout: list[int], problems: list[str]) -> shot.Reading:
+    """A reading of `tubes` in rows of `layout`, 100 pixels apart, with `problems`."""
+    boxes = [(100 * j, 200 * r, 40, 180) for r, n in enumerate(layout) for j in range(n)]
+    return shot.Reading(
+        tubes=tubes,
+        capacities=[capacity] * len(tubes),
+        palette={},
+        boxes=boxes,
+        confidence=[],
+        level=None,
+        layout=layout,
+        unit_height=10.0,
+        problems=problems,
+    )
+
+
+SOUND = _reading([["r", "g"], ["g", "r"], []], 2, [3], ["tube 0: liquid boundary at 1.5 units"])
+BROKEN = _reading([["r", "g"], ["g"]], 2, [2], ["colours seen fewer than capacity 2 times"])
+
+
+def test_a_sound_reading_keeps_the_rules_whatever_its_local_doubts():
+    """A reading whose colours come out whole, in three tubes or more, is sound though a
+    boundary is doubted; one short of a unit, with two tubes, or a guessed capacity is not."""
+    assert _sound(SOUND) and not _sound(BROKEN)
+    assert not _sound(replace(SOUND, problems=["capacity 2 is a guess from the tubes' height"]))
+    assert not _sound(_reading([["r", "r"], ["g", "g"], [], []], 2, [3, 1], []))
+
+
+@pytest.mark.parametrize(
+    "alt, took",
+    [
+        (SOUND, True),  # the native size's reading keeps the rules, the first does not
+        (BROKEN, False),  # neither is sound: the first stays
+    ],
+)
+def test_the_native_sizes_reading_replaces_an_unsound_one_only_when_sound(monkeypatch, alt, took):
+    """An unsound reading (or an error) of a resized picture yields to the one from tubes
+    located at the picture's own size only when that one is sound; an error is raised
+    again when no sound reading replaces it, and the same tubes found twice change nothing."""
+    rows = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False)]]
+    other = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False), ((200, 0, 40, 180), True)]]
+    monkeypatch.setattr(shot, "_native_rows", lambda rgb, scale: other)
+    monkeypatch.setattr(shot, "_read_rows", lambda found, images, params: alt)
+    images = (np.zeros((300, 200, 3), np.uint8), np.zeros((800, 533, 3), np.uint8), None, None)
+    for first in (BROKEN, InvalidPuzzleError("no liquid")):
+        if took:
+            assert _native_retry(rows, images, shot.DEFAULT_PARAMS, first) == alt
+        elif isinstance(first, Exception):
+            with pytest.raises(InvalidPuzzleError):
+                _native_retry(rows, images, shot.DEFAULT_PARAMS, first)
+        else:
+            assert _native_retry(rows, images, shot.DEFAULT_PARAMS, first) is first
+    monkeypatch.setattr(shot, "_native_rows", lambda rgb, scale: rows)  # the same tubes
+    assert _native_retry(rows, images, shot.DEFAULT_PARAMS, BROKEN) is BROKEN
+
+
+def test_a_second_location_is_doubted_when_covers_or_marks_weaken_the_invariant():
+    """Seed 2115: located again at its own size, the board's colour counts come out whole
+    with a capacity one too many, as four covered tubes and five '?' units absorb any count;
+    such a reading says so. A fully visible one is vouched for by its colour counts."""
+    assert _vouched(SOUND) is SOUND
+    hidden = replace(SOUND, tubes=[["?", "g"], ["g", "r"], []])
+    assert _vouched(hidden).problems[-1].startswith("tubes located again")
+    covered = replace(SOUND, tubes=[None, ["g", "r"], []])
+    assert not _vouched(covered).ok
+    board = synth_board(2115)
+    reading = read_screenshot(board.image)
+    assert (
+        not reading.ok
+        and outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
+    )

@@ -1337,6 +1337,85 @@ def read_screenshot(
     rows = _find_rows(img, lab, side)
     if not rows:
         raise InvalidPuzzleError("no tubes found: expected a row of at least two tubes")
+    images = (rgb, img, lab, side)
+    if rgb.shape[0] == WORK_HEIGHT:
+        return _read_rows(rows, images, params)
+    try:
+        reading = _read_rows(rows, images, params)
+    except InvalidPuzzleError as e:
+        return _native_retry(rows, images, params, e)
+    return reading if _sound(reading) else _native_retry(rows, images, params, reading)
+
+
+def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Reading:
+    """The reading from tubes located at the picture's own size (see `_native_rows`) when
+    they stand otherwise than `rows` and it is sound (see `_sound`), `first` being unsound
+    or an error; else `first` (returned, or raised again). Enlarging a small screenshot
+    adds no detail, only blur: JPEG blocks grow into bands a comb takes for tubes, and
+    faint glass or a thin outline spreads out of the locators' sight; shrinking a large one
+    averages thin outlines and faint glass into the background. The reading taken is
+    doubted when covered or hidden units leave the invariant too weak to vouch for it."""
+    other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
+    if other and _slots_of(other) != _slots_of(rows):
+        try:
+            alt = _read_rows(other, images, params)
+        except InvalidPuzzleError:
+            alt = None
+        if alt is not None and _sound(alt):
+            return _vouched(alt)
+    if isinstance(first, Exception):
+        raise first
+    return first
+
+
+def _vouched(reading: Reading) -> Reading:
+    """`reading`, from tubes located a second time, with a doubt when a tube is covered or a
+    unit hidden: the two locations disagreed, and only a board whose every unit shows has
+    its capacity and every tube checked by the colour counts (see `self_check`)."""
+    if _fully_visible(reading.tubes):
+        return reading
+    text = (
+        "tubes located again at the picture's own size, the first location reading "
+        "inconsistently; covered or hidden units leave the colour counts unable to confirm "
+        "this one: check it"
+    )
+    return replace(reading, problems=reading.problems + [text])
+
+
+def _sound(reading: Reading) -> bool:
+    """True when a reading keeps the game's invariant (see `self_check`) and stands as games
+    lay out boards (even rows, three tubes or more, rows spaced alike) with a capacity that
+    some tube shows: whatever doubts remain are about single units or boundaries."""
+    boxes, layout = reading.boxes, reading.layout
+    guess = any("is a guess from the tubes' height" in p for p in reading.problems)
+    shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
+    return not guess and not shape and not self_check(reading.tubes, reading.capacity)
+
+
+def _slots_of(rows: list) -> list[list[tuple]]:
+    """The rows' boxes, without their doubt flags."""
+    return [[b for b, _ in row] for row in rows]
+
+
+def _native_rows(rgb: np.ndarray, scale: float, most: int = 2 * WORK_HEIGHT) -> list:
+    """Rows of (box, odd) found in the picture at its own size (see `_find_rows`), or shrunk
+    to `most` rows when taller (the locators' cost grows with the pixels), boxes scaled by
+    `scale` (working over picture height) to the working image."""
+    if rgb.shape[0] > most:
+        f = most / rgb.shape[0]
+        size = (max(1, round(rgb.shape[1] * f)), most)
+        rgb, scale = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), scale / f
+    lab = rgb_to_lab(rgb)
+    rows = _find_rows(rgb, lab, _side_strength(lab))
+    return [[(tuple(round(v * scale) for v in b), odd) for b, odd in row] for row in rows]
+
+
+def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
+    """The reading of the tubes in `rows` (see `_find_rows`), their spacing filled in and
+    the slots it added that show no tube dropped (see `_ghosts`); `images` are the picture
+    (RGB) and the working image in RGB, Lab and side strength."""
+    rgb, img, lab, side = images
+    scale = img.shape[0] / rgb.shape[0]
     bg = _background(lab, rows)
     gaps: list[tuple[int, int]] = []
     filled = _assemble(rows, lab, side, gaps)
