@@ -1230,16 +1230,24 @@ def _merge_hidden(segs: list[_Segment]) -> list[_Segment]:
 
 
 def _marks(
-    images: tuple, box: tuple, y0: int, y1: int, x0: float, x1: float, fill: float | None = None
+    images: tuple,
+    box: tuple,
+    y0: int,
+    y1: int,
+    x0: float,
+    x1: float,
+    fill: float | None = None,
+    least: float = 30.0,
 ) -> np.ndarray:
-    """Boolean map of pixels much lighter or darker than the flat fill around them, rows y0
-    to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on the liquid). With a
-    `fill` lightness, only pixels that also differ from that fill: next to a short run the
-    flattening still shows its neighbour, and the run's own pixels would look marked."""
+    """Boolean map of pixels lighter or darker by more than `least` than the flat fill
+    around them, rows y0 to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on
+    the liquid). With a `fill` lightness, only pixels that also differ from that fill: next
+    to a short run the flattening still shows its neighbour, and the run's own pixels would
+    look marked."""
     lab, flat = images
     x, _, w, _ = box
     cols = slice(x + int(x0 * w), x + int(x1 * w))
-    mark = np.abs(lab[y0:y1, cols, 0] - flat[y0:y1, cols, 0]) > 30
+    mark = np.abs(lab[y0:y1, cols, 0] - flat[y0:y1, cols, 0]) > least
     if fill is not None:
         mark &= np.abs(lab[y0:y1, cols, 0] - fill) > 15
     return mark
@@ -1692,7 +1700,8 @@ def _read_slots(
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     if (self_check(out[0], out[2]) or _hidden_tops(out[0])) and not grid:  # marks missed?
-        for unmarked in _unmarked(per_tube, marks.get("fill"), bool(covered_idx)):
+        faint = _faint_cells(images, slots, per_tube, unit, offset, marks.get("fill"))
+        for unmarked in _unmarked(per_tube, marks.get("fill"), bool(covered_idx)) + faint:
             alt = _choose(unmarked, geo, covered_idx, params, rims, rimmed)
             if not self_check(alt[0], alt[2]):
                 per_tube, out = unmarked, alt
@@ -3239,7 +3248,7 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
         first = len(out)  # cells of this run join only each other, never a run below
         for k in range(below, below + s.units):
             y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
-            marked = _cell_marked(images, box, y0, y1)
+            marked = _cell_marked(images, box, y0, y1, FAINT_MARK if alike else 30.0)
             if marked and not alike:
                 marked = np.linalg.norm(_cell_colour(images, box, y0, y1) - fill) < 12
             kind = "hidden" if marked else "liquid"
@@ -3294,12 +3303,62 @@ def _cell_rows(box: tuple, y0: int, y1: int) -> tuple[int, int]:
     return max(y0 + trim, y), min(y1 - trim, y + h - w // 8)
 
 
-def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
-    """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill."""
+def _cell_marked(images, box: tuple, y0: int, y1: int, least: float = 30.0) -> bool:
+    """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill, its pixels
+    off the fill's lightness by more than `least`."""
     rows = _cell_rows(box, y0, y1)
     if rows[1] - rows[0] < 2:
         return False
-    return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75))
+    return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least))
+
+
+FAINT_MARK = 18.0  # ΔL: what a '?' stroke one pixel thin keeps once a small picture is scaled
+
+
+def _faint_cells(images, slots: list, per_tube: list, unit: float, offset: float, fill) -> list:
+    """A variant of a reading (in a list, or none) with the liquid cells at tubes' bottoms
+    (or on '?' cells only) that show a faint mark (`FAINT_MARK`) taken for '?' cells, when
+    those cells are all one grey (and the board's '?' `fill`, if known): games draw every '?'
+    alike, a grey cell with a mark, and hide a tube's lower units. A thin mark on a small
+    picture, blurred when it is scaled up, falls under the contrast `_marks` asks of a mark.
+    `_read_slots` takes it only when it keeps the invariant and the reading does not."""
+    out, greys = [], []
+    for (box, _), segs in zip(slots, per_tube, strict=True):
+        if not segs:
+            out.append(segs)
+            continue
+        bottom = box[1] + box[3] - offset
+        new, below, on_cells = [], 0, True
+        for s in segs:
+            n = 0
+            while on_cells and s.kind == "liquid" and n < s.units:
+                y0, y1 = round(bottom - (below + n + 1) * unit), round(bottom - (below + n) * unit)
+                if not _cell_marked(images, box, y0, y1, FAINT_MARK):
+                    break
+                greys.append((below + n, _cell_colour(images, box, y0, y1)))
+                n += 1
+            if n:
+                cut = round(bottom - (below + n) * unit)
+                new.append(_Segment(cut, s.y1, greys[-1][1], "hidden", n, s.fit, glyphs=n))
+                if n < s.units:
+                    new.append(_Segment(s.y0, cut, s.lab, "liquid", s.units - n, s.fit))
+            else:
+                new.append(s)
+            on_cells = on_cells and (s.kind == "hidden" or (n == s.units and n > 0))
+            below += s.units
+        out.append(new)
+    return [out] if greys and _one_grey(greys, fill) else []
+
+
+def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> bool:
+    """True when cells (units from the tube's bottom, colour) are grey, and those above a
+    tube's bottom one grey (within `SAME_FILL` of the '?' `fill`, or of their median): a
+    bottom cell takes in the outline of a round bottom, lighter or darker than the fill."""
+    if any(np.hypot(c[1], c[2]) > 15 for _, c in cells):
+        return False
+    upper = [c for k, c in cells if k > 0] or [c for _, c in cells]
+    ref = np.median(np.array(upper, dtype=float), axis=0) if fill is None else fill
+    return all(np.linalg.norm(c - ref) < SAME_FILL for k, c in cells if k > 0)
 
 
 def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
