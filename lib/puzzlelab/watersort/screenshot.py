@@ -3270,7 +3270,7 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
     while plain < s.units - 1:
         k = top - plain - 1
         y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
-        if _cell_marked(images, box, y0, y1):
+        if _cell_marked(images, box, y0, y1, FAINT_MARK):
             break
         plain += 1
     if not plain:
