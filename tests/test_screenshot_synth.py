@@ -14,6 +14,7 @@ from puzzlelab.watersort.screenshot import (
     _beside_hidden,
     _bounds,
     _count_units,
+    _faint_cells,
     _Glass,
     _glass,
     _glass_above,
@@ -733,6 +734,45 @@ def test_a_marked_cell_in_a_dark_run_is_hidden_only_in_the_fill():
     assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
     out = _split_marked(images, box, [run], 30.0, 0.0, np.array([45.0, 0.0, 0.0]))
     assert [(s.kind, s.units) for s in out] == [("liquid", 2)]
+
+
+def _faint_cells_tube(marked: list[bool], fill: float = 50.0, light: float = 28.0) -> tuple:
+    """A tube of grey cells (see `_cells`) whose marks are `light` (a faint ΔL of 22 on a
+    fill of 50: a thin stroke blurred by scaling a small picture up)."""
+    (lab, flat), box = _cells(marked, fill=fill)
+    lab[..., 0] = np.where(lab[..., 0] != fill, light, fill)
+    return (lab, flat), box
+
+
+def test_a_faint_mark_on_the_question_fill_is_a_question():
+    """On the '?' fill a faint mark tells a '?' cell: a grey run in the fill is cut into '?'
+    cells where marked, and a '?' run keeps its faintly marked top cells."""
+    images, box = _faint_cells_tube([True, True, False])
+    grey = np.array([50.0, 0.0, 0.0])
+    run = _Segment(0, 90, grey, "liquid", units=3)
+    out = _split_marked(images, box, [run], 30.0, 0.0, grey)
+    assert [(s.kind, s.units) for s in out] == [("hidden", 2), ("liquid", 1)]
+    images, box = _faint_cells_tube([True, True, True])
+    run = _Segment(0, 90, grey, "hidden", units=3, glyphs=2)
+    out = _split_marked(images, box, [run], 30.0, 0.0, grey)
+    assert [(s.kind, s.units) for s in out] == [("hidden", 3)]
+
+
+def test_faint_marks_on_bottom_cells_of_one_grey_are_a_question_variant():
+    """Bottom cells with a faint mark, all one grey, are offered as '?' cells (a variant the
+    invariant decides); cells above a liquid are not, nor cells of a coloured fill."""
+    images, box = _faint_cells_tube([True, True, False, True])
+    grey = np.array([50.0, 0.0, 0.0])
+    segs = [  # bottom first: two marked cells, an unmarked one, a marked one on top
+        _Segment(60, 120, grey, "liquid", units=2),
+        _Segment(30, 60, grey, "liquid", units=1),
+        _Segment(0, 30, grey, "liquid", units=1),
+    ]
+    (variant,) = _faint_cells(images, [(box, False)], [segs], 30.0, 0.0, None)
+    assert [(s.kind, s.units) for s in variant[0]] == [("hidden", 2), ("liquid", 1), ("liquid", 1)]
+    lab, flat = images
+    lab[..., 1] = flat[..., 1] = 40.0  # a red fill: no '?' cell
+    assert _faint_cells((lab, flat), [(box, False)], [segs], 30.0, 0.0, None) == []
 
 
 def test_a_mark_is_centred_and_not_a_narrow_streak():
