@@ -1687,6 +1687,9 @@ def _read_slots(
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
+    short = slots if grid else _short_rows(lab, slots, layout, unit)
+    if short != slots:  # a row too short for the fullest tube: read again, its tops raised
+        return _read_slots(images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
     lids = [
         k
         for k, run in under.items()
@@ -1979,6 +1982,50 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
             (x, y, w, h), doubt = slots[j]
             out[j] = ((x, y - up, w, h + up), doubt)
     return out
+
+
+SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
+
+
+def _short_rows(lab: np.ndarray, slots: list, layout: list[int], unit: float) -> list:
+    """`slots` with the boxes of every row `SHORT_ROW` units or more shorter than the tallest
+    row grown to its height, at the end where the tube goes on (see `_grown_end`): games draw
+    every tube of a board alike, and faint glass over a picture, or a liquid at a round
+    bottom, is easily lost at one end of a row's boxes."""
+    heights, k = [], 0
+    for n in layout:
+        heights.append(max(slots[j][0][3] for j in range(k, k + n)))
+        k += n
+    tall = max(heights, default=0)
+    out, k = list(slots), 0
+    every = [b for b, _ in slots]
+    for n, h in zip(layout, heights, strict=True):
+        row = range(k, k + n)
+        k += n
+        if tall - h < SHORT_ROW * unit:
+            continue
+        end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
+        for j in row if end else []:
+            (x, y, w, bh), doubt = slots[j]
+            out[j] = ((x, y - (tall - bh) if end == "top" else y, w, tall), doubt)
+    return out
+
+
+def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: int) -> str:
+    """The end of a row's `boxes` where their tubes go on for `rise` rows ("top" or "bottom",
+    "" when neither): where half the row's tubes or more, and none at the other end, show
+    their glass or liquid apart from the background beside them (see `_tinted_rows`) in
+    most of those rows (a tube of clear glass over a picture shows nothing)."""
+    votes = {"top": 0, "bottom": 0}
+    for box in boxes:
+        _, y, _, h = box
+        room = _room(box, every)
+        above = _tinted_rows(lab, box, room, y - rise, y).mean() if y >= rise else 0.0
+        below = _tinted_rows(lab, box, room, y + h, min(y + h + rise, lab.shape[0])).mean()
+        if max(above, below) > 0.5:
+            votes["top" if above >= below else "bottom"] += 1
+    end = max(votes, key=votes.get)
+    return end if 2 * votes[end] >= len(boxes) and min(votes.values()) == 0 else ""
 
 
 def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
