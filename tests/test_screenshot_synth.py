@@ -36,6 +36,7 @@ from puzzlelab.watersort.screenshot import (
     _runs_below,
     _sandwiched,
     _see_through,
+    _short_rows,
     _Segment,
     _split_glass,
     _split_marked,
@@ -512,6 +513,26 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
     lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
     lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
     assert _glass_tops(lab, row, [3], 20.0) == row
+
+
+def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():
+    """Every tube of a board is drawn alike: a row's boxes a unit shorter than the tallest
+    row's grow to its height at the end where their tubes' glass goes on (tinted against the
+    background beside them), and stay when neither end shows it."""
+    lab = np.zeros((300, 200, 3))
+    lab[..., 0] = 50.0
+    for x in (40, 120):
+        lab[20:120, x : x + 30, 0] = lab[150:250, x : x + 30, 0] = 70.0  # two rows of tubes
+    tall = [((x, 20, 30, 100), False) for x in (40, 120)]
+    cut_top = [((x, 190, 30, 60), False) for x in (40, 120)]
+    got = _short_rows(lab, tall + cut_top, [2, 2], 20.0)
+    assert got == tall + [((x, 150, 30, 100), False) for x in (40, 120)]
+    cut_bottom = [((x, 150, 30, 60), False) for x in (40, 120)]
+    assert _short_rows(lab, tall + cut_bottom, [2, 2], 20.0) == tall + [
+        ((x, 150, 30, 100), False) for x in (40, 120)
+    ]
+    lab[150:250, :, 0] = 50.0  # no glass beside the short boxes: nothing to grow into
+    assert _short_rows(lab, tall + cut_top, [2, 2], 20.0) == tall + cut_top
 
 
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
