@@ -1703,8 +1703,7 @@ def _read_slots(
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     if (self_check(out[0], out[2]) or _hidden_tops(out[0])) and not grid:  # marks missed?
-        faint = _faint_cells(images, slots, per_tube, unit, offset, marks.get("fill"))
-        for unmarked in _unmarked(per_tube, marks.get("fill"), bool(covered_idx)) + faint:
+        for unmarked in _unmarked(per_tube, marks.get("fill"), bool(covered_idx)):
             alt = _choose(unmarked, geo, covered_idx, params, rims, rimmed)
             if not self_check(alt[0], alt[2]):
                 per_tube, out = unmarked, alt
@@ -1721,6 +1720,13 @@ def _read_slots(
             return other
         if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
+    if broken and not grid and self_check(tubes, capacity):  # no rival unit keeps it either
+        for faint in _faint_cells(images, slots, per_tube, unit, offset, marks.get("fill")):
+            alt = _choose(faint, geo, covered_idx, params, rims, rimmed)
+            if not self_check(alt[0], alt[2]):  # thin marks missed: '?' cells kept it
+                per_tube, out = faint, alt
+                tubes, conf, capacity, level, problems, palette = out
+                runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours anywhere
         problems.append(
             (
@@ -3368,7 +3374,8 @@ def _faint_cells(images, slots: list, per_tube: list, unit: float, offset: float
     those cells are all one grey (and the board's '?' `fill`, if known): games draw every '?'
     alike, a grey cell with a mark, and hide a tube's lower units. A thin mark on a small
     picture, blurred when it is scaled up, falls under the contrast `_marks` asks of a mark.
-    `_read_slots` takes it only when it keeps the invariant and the reading does not."""
+    `_read_slots` takes it only when it keeps the invariant and neither the reading nor any
+    rival unit's does (at half the unit, half a mark still shows in every cell)."""
     out, greys = [], []
     for (box, _), segs in zip(slots, per_tube, strict=True):
         if not segs:
