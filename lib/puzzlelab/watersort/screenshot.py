@@ -3301,7 +3301,7 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
         first = len(out)  # cells of this run join only each other, never a run below
         for k in range(below, below + s.units):
             y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
-            marked = _cell_marked(images, box, y0, y1, FAINT_MARK if alike else 30.0)
+            marked = _cell_marked(images, box, y0, y1)
             if marked and not alike:
                 marked = np.linalg.norm(_cell_colour(images, box, y0, y1) - fill) < 12
             kind = "hidden" if marked else "liquid"
@@ -3323,7 +3323,7 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
     while plain < s.units - 1:
         k = top - plain - 1
         y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
-        if _cell_marked(images, box, y0, y1, FAINT_MARK):
+        if _cell_marked(images, box, y0, y1):
             break
         plain += 1
     if not plain:
