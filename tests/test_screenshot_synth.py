@@ -14,6 +14,7 @@ from puzzlelab.watersort.screenshot import (
     _beside_hidden,
     _bounds,
     _count_units,
+    _faint_cells,
     _Glass,
     _glass,
     _glass_above,
@@ -37,6 +38,7 @@ from puzzlelab.watersort.screenshot import (
     _sandwiched,
     _see_through,
     _Segment,
+    _short_rows,
     _split_glass,
     _split_marked,
     _stack,
@@ -319,6 +321,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1146, "resized: '?' cells miscounted: four units missing, one '?' for them"),
         (1181, "resized: '?' cells miscounted: colours short of capacity 5"),
         (1428, "resized: colours misread: blue seen once, red and olive 3 times of 4"),
+        (2051, "thin '?' marks on a small picture missed: '?' cells read as a grey liquid"),
+        (1396, "thin '?' marks on a small picture missed: grey 13 times for capacity 5"),
+        (1431, "thin '?' marks at round bottoms missed: '?' cells read as grey, capacity 3"),
+        (1119, "a bold '?' mark too faint on a small picture: its cell read as a liquid"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -558,6 +564,26 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
     lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
     lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
     assert _glass_tops(lab, row, [3], 20.0) == row
+
+
+def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():
+    """Every tube of a board is drawn alike: a row's boxes a unit shorter than the tallest
+    row's grow to its height at the end where their tubes' glass goes on (tinted against the
+    background beside them), and stay when neither end shows it."""
+    lab = np.zeros((300, 200, 3))
+    lab[..., 0] = 50.0
+    for x in (40, 120):
+        lab[20:120, x : x + 30, 0] = lab[150:250, x : x + 30, 0] = 70.0  # two rows of tubes
+    tall = [((x, 20, 30, 100), False) for x in (40, 120)]
+    cut_top = [((x, 190, 30, 60), False) for x in (40, 120)]
+    got = _short_rows(lab, tall + cut_top, [2, 2], 20.0)
+    assert got == tall + [((x, 150, 30, 100), False) for x in (40, 120)]
+    cut_bottom = [((x, 150, 30, 60), False) for x in (40, 120)]
+    assert _short_rows(lab, tall + cut_bottom, [2, 2], 20.0) == tall + [
+        ((x, 150, 30, 100), False) for x in (40, 120)
+    ]
+    lab[150:250, :, 0] = 50.0  # no glass beside the short boxes: nothing to grow into
+    assert _short_rows(lab, tall + cut_top, [2, 2], 20.0) == tall + cut_top
 
 
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
@@ -810,6 +836,31 @@ def test_a_marked_cell_in_a_dark_run_is_hidden_only_in_the_fill():
     assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
     out = _split_marked(images, box, [run], 30.0, 0.0, np.array([45.0, 0.0, 0.0]))
     assert [(s.kind, s.units) for s in out] == [("liquid", 2)]
+
+
+def _faint_cells_tube(marked: list[bool], fill: float = 50.0, light: float = 28.0) -> tuple:
+    """A tube of grey cells (see `_cells`) whose marks are `light` (a faint ΔL of 22 on a
+    fill of 50: a thin stroke blurred by scaling a small picture up)."""
+    (lab, flat), box = _cells(marked, fill=fill)
+    lab[..., 0] = np.where(lab[..., 0] != fill, light, fill)
+    return (lab, flat), box
+
+
+def test_faint_marks_on_bottom_cells_of_one_grey_are_a_question_variant():
+    """Bottom cells with a faint mark, all one grey, are offered as '?' cells (a variant the
+    invariant decides); cells above a liquid are not, nor cells of a coloured fill."""
+    images, box = _faint_cells_tube([True, True, False, True])
+    grey = np.array([50.0, 0.0, 0.0])
+    segs = [  # bottom first: two marked cells, an unmarked one, a marked one on top
+        _Segment(60, 120, grey, "liquid", units=2),
+        _Segment(30, 60, grey, "liquid", units=1),
+        _Segment(0, 30, grey, "liquid", units=1),
+    ]
+    (variant,) = _faint_cells(images, [(box, False)], [segs], 30.0, 0.0, None)
+    assert [(s.kind, s.units) for s in variant[0]] == [("hidden", 2), ("liquid", 1), ("liquid", 1)]
+    lab, flat = images
+    lab[..., 1] = flat[..., 1] = 40.0  # a red fill: no '?' cell
+    assert _faint_cells((lab, flat), [(box, False)], [segs], 30.0, 0.0, None) == []
 
 
 def test_a_mark_is_centred_and_not_a_narrow_streak():

@@ -1230,16 +1230,24 @@ def _merge_hidden(segs: list[_Segment]) -> list[_Segment]:
 
 
 def _marks(
-    images: tuple, box: tuple, y0: int, y1: int, x0: float, x1: float, fill: float | None = None
+    images: tuple,
+    box: tuple,
+    y0: int,
+    y1: int,
+    x0: float,
+    x1: float,
+    fill: float | None = None,
+    least: float = 30.0,
 ) -> np.ndarray:
-    """Boolean map of pixels much lighter or darker than the flat fill around them, rows y0
-    to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on the liquid). With a
-    `fill` lightness, only pixels that also differ from that fill: next to a short run the
-    flattening still shows its neighbour, and the run's own pixels would look marked."""
+    """Boolean map of pixels lighter or darker by more than `least` than the flat fill
+    around them, rows y0 to y1 and the tube's columns from fraction x0 to x1 (a mark drawn on
+    the liquid). With a `fill` lightness, only pixels that also differ from that fill: next
+    to a short run the flattening still shows its neighbour, and the run's own pixels would
+    look marked."""
     lab, flat = images
     x, _, w, _ = box
     cols = slice(x + int(x0 * w), x + int(x1 * w))
-    mark = np.abs(lab[y0:y1, cols, 0] - flat[y0:y1, cols, 0]) > 30
+    mark = np.abs(lab[y0:y1, cols, 0] - flat[y0:y1, cols, 0]) > least
     if fill is not None:
         mark &= np.abs(lab[y0:y1, cols, 0] - fill) > 15
     return mark
@@ -1765,6 +1773,9 @@ def _read_slots(
         _count_units(segs or [], box, unit, offset)
         if segs and marks.get("fill") is not None and not marks.get("symbols"):
             segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
+    short = slots if grid else _short_rows(lab, slots, layout, unit)
+    if short != slots:  # a row too short for the fullest tube: read again, its tops raised
+        return _read_slots(images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
     lids = [
         k
         for k, run in under.items()
@@ -1803,6 +1814,13 @@ def _read_slots(
             return other
         if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
+    if broken and not grid and self_check(tubes, capacity):  # no rival unit keeps it either
+        for faint in _faint_cells(images, slots, per_tube, unit, offset, marks.get("fill")):
+            alt = _choose(faint, geo, covered_idx, params, rims, rimmed)
+            if not self_check(alt[0], alt[2]):  # thin marks missed: '?' cells kept it
+                per_tube, out = faint, alt
+                tubes, conf, capacity, level, problems, palette = out
+                runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours anywhere
         problems.append(
             (
@@ -2064,6 +2082,50 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
             (x, y, w, h), doubt = slots[j]
             out[j] = ((x, y - up, w, h + up), doubt)
     return out
+
+
+SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
+
+
+def _short_rows(lab: np.ndarray, slots: list, layout: list[int], unit: float) -> list:
+    """`slots` with the boxes of every row `SHORT_ROW` units or more shorter than the tallest
+    row grown to its height, at the end where the tube goes on (see `_grown_end`): games draw
+    every tube of a board alike, and faint glass over a picture, or a liquid at a round
+    bottom, is easily lost at one end of a row's boxes."""
+    heights, k = [], 0
+    for n in layout:
+        heights.append(max(slots[j][0][3] for j in range(k, k + n)))
+        k += n
+    tall = max(heights, default=0)
+    out, k = list(slots), 0
+    every = [b for b, _ in slots]
+    for n, h in zip(layout, heights, strict=True):
+        row = range(k, k + n)
+        k += n
+        if tall - h < SHORT_ROW * unit:
+            continue
+        end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
+        for j in row if end else []:
+            (x, y, w, bh), doubt = slots[j]
+            out[j] = ((x, y - (tall - bh) if end == "top" else y, w, tall), doubt)
+    return out
+
+
+def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: int) -> str:
+    """The end of a row's `boxes` where their tubes go on for `rise` rows ("top" or "bottom",
+    "" when neither): where half the row's tubes or more, and none at the other end, show
+    their glass or liquid apart from the background beside them (see `_tinted_rows`) in
+    most of those rows (a tube of clear glass over a picture shows nothing)."""
+    votes = {"top": 0, "bottom": 0}
+    for box in boxes:
+        _, y, _, h = box
+        room = _room(box, every)
+        above = _tinted_rows(lab, box, room, y - rise, y).mean() if y >= rise else 0.0
+        below = _tinted_rows(lab, box, room, y + h, min(y + h + rise, lab.shape[0])).mean()
+        if max(above, below) > 0.5:
+            votes["top" if above >= below else "bottom"] += 1
+    end = max(votes, key=votes.get)
+    return end if 2 * votes[end] >= len(boxes) and min(votes.values()) == 0 else ""
 
 
 def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
@@ -3411,12 +3473,63 @@ def _cell_rows(box: tuple, y0: int, y1: int) -> tuple[int, int]:
     return max(y0 + trim, y), min(y1 - trim, y + h - w // 8)
 
 
-def _cell_marked(images, box: tuple, y0: int, y1: int) -> bool:
-    """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill."""
+def _cell_marked(images, box: tuple, y0: int, y1: int, least: float = 30.0) -> bool:
+    """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill, its pixels
+    off the fill's lightness by more than `least`."""
     rows = _cell_rows(box, y0, y1)
     if rows[1] - rows[0] < 2:
         return False
-    return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75))
+    return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least))
+
+
+FAINT_MARK = 18.0  # ΔL: what a '?' stroke one pixel thin keeps once a small picture is scaled
+
+
+def _faint_cells(images, slots: list, per_tube: list, unit: float, offset: float, fill) -> list:
+    """A variant of a reading (in a list, or none) with the liquid cells at tubes' bottoms
+    (or on '?' cells only) that show a faint mark (`FAINT_MARK`) taken for '?' cells, when
+    those cells are all one grey (and the board's '?' `fill`, if known): games draw every '?'
+    alike, a grey cell with a mark, and hide a tube's lower units. A thin mark on a small
+    picture, blurred when it is scaled up, falls under the contrast `_marks` asks of a mark.
+    `_read_slots` takes it only when it keeps the invariant and neither the reading nor any
+    rival unit's does (at half the unit, half a mark still shows in every cell)."""
+    out, greys = [], []
+    for (box, _), segs in zip(slots, per_tube, strict=True):
+        if not segs:
+            out.append(segs)
+            continue
+        bottom = box[1] + box[3] - offset
+        new, below, on_cells = [], 0, True
+        for s in segs:
+            n = 0
+            while on_cells and s.kind == "liquid" and n < s.units:
+                y0, y1 = round(bottom - (below + n + 1) * unit), round(bottom - (below + n) * unit)
+                if not _cell_marked(images, box, y0, y1, FAINT_MARK):
+                    break
+                greys.append((below + n, _cell_colour(images, box, y0, y1)))
+                n += 1
+            if n:
+                cut = round(bottom - (below + n) * unit)
+                new.append(_Segment(cut, s.y1, greys[-1][1], "hidden", n, s.fit, glyphs=n))
+                if n < s.units:
+                    new.append(_Segment(s.y0, cut, s.lab, "liquid", s.units - n, s.fit))
+            else:
+                new.append(s)
+            on_cells = on_cells and (s.kind == "hidden" or (n == s.units and n > 0))
+            below += s.units
+        out.append(new)
+    return [out] if greys and _one_grey(greys, fill) else []
+
+
+def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> bool:
+    """True when cells (units from the tube's bottom, colour) are grey, and those above a
+    tube's bottom one grey (within `SAME_FILL` of the '?' `fill`, or of their median): a
+    bottom cell takes in the outline of a round bottom, lighter or darker than the fill."""
+    if any(np.hypot(c[1], c[2]) > 15 for _, c in cells):
+        return False
+    upper = [c for k, c in cells if k > 0] or [c for _, c in cells]
+    ref = np.median(np.array(upper, dtype=float), axis=0) if fill is None else fill
+    return all(np.linalg.norm(c - ref) < SAME_FILL for k, c in cells if k > 0)
 
 
 def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
