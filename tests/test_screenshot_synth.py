@@ -26,6 +26,7 @@ from puzzlelab.watersort.screenshot import (
     _liquid_below,
     _liquid_floors,
     _mark_like,
+    _missed_floors,
     _pick_unit,
     _profile,
     _rim_doubts,
@@ -272,6 +273,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1573, "a top unit under the headroom of tinted glass over a photo read as glass"),
         (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
         (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
+        (1469, "a row's added slots reached half a unit below its liquid: capacity 4 of 3"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -524,6 +526,22 @@ def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
     assert [b for b, _ in got] == [(0, 20, 20, 61), (40, 20, 20, 61), (0, 120, 20, 60)]
     assert _liquid_floors(slots, [low, full, deep], [2, 1], unit=20.0) == slots
     assert _liquid_floors(slots, [low, [], deep], [2, 1], unit=40.0) == slots  # half a unit
+
+
+def test_a_slot_the_spacing_added_ends_where_its_rows_liquid_ends():
+    """Slots read apart (the row's spacing added them) end at the row's lowest liquid, theirs
+    or a tube's read with the board, when that is half a unit and more than an outline above
+    their box; a slot in a row whose liquid reaches its box bottom keeps its box."""
+    low = [_Segment(60, 80, np.zeros(3), "liquid")]  # its last row is 80
+    deep = [_Segment(150, 179, np.zeros(3), "liquid")]
+    slots = [((0, 20, 20, 80), True), ((40, 20, 20, 80), True), ((0, 120, 20, 60), True)]
+    got = _missed_floors(slots, [[], [], []], [2, 1], {0: low, 1: [], 2: deep}, unit=20.0)
+    assert got == {0: (0, 20, 20, 61), 1: (40, 20, 20, 61), 2: (0, 120, 20, 60)}
+    seen = [[], low, []]  # the row's floor from a tube read with the board
+    got = _missed_floors(slots, seen, [2, 1], {0: [], 2: deep}, unit=20.0)
+    assert got == {0: (0, 20, 20, 61), 2: (0, 120, 20, 60)}
+    got = _missed_floors(slots, [[], [], []], [2, 1], {0: low, 2: deep}, unit=40.0)
+    assert got == {0: (0, 20, 20, 80), 2: (0, 120, 20, 60)}  # under half a unit: kept
 
 
 def test_a_rim_run_read_as_glass_is_doubtful_when_the_invariant_is_weak():

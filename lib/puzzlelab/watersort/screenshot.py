@@ -1685,7 +1685,7 @@ def _read_slots(
         if _add_top(per_tube[k], run, slots[k][0], unit, offset, glass)
     ]
     geo = _fits((0, 0, 0, height), unit, offset)  # headroom 0.2 to 1.1 units
-    unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
+    unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks, layout)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
     all_boxes = [box for box, _ in slots]
@@ -2250,7 +2250,16 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
 
 
 def _read_missed(
-    images, slots, per_tube, glass, unit: float, offset: float, geo: int, params, marks: dict
+    images,
+    slots,
+    per_tube,
+    glass,
+    unit: float,
+    offset: float,
+    geo: int,
+    params,
+    marks: dict,
+    layout: list[int] | None = None,
 ) -> list[int]:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
@@ -2262,6 +2271,7 @@ def _read_missed(
     doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
+    read: dict[int, tuple] = {}
     for k, (box, filled) in enumerate(slots):
         if not filled:
             continue
@@ -2269,9 +2279,12 @@ def _read_missed(
         segs = _segment_tubes(
             images, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats, marks
         )
-        if segs[0] is None:
-            continue  # a cover's icon
-        segs = segs[0]
+        if segs[0] is not None:  # else a cover's icon
+            read[k] = (segs[0], floats, dict(marks["under"]))
+    floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
+    for k, (segs, floats, under) in read.items():
+        box = floors[k]
+        marks["under"] = under
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
@@ -2280,11 +2293,41 @@ def _read_missed(
             marks.setdefault("lids", []).append(k)
         most = max(limit, _fits(box, unit, offset))
         too_much = floats or sum(s.units for s in segs) > most
-        if too_much and _cover_body(images[1], box, params.jump, max(3.0, 0.35 * unit)):
+        whole = slots[k][0]  # a cover is drawn over the whole slot
+        if too_much and _cover_body(images[1], whole, params.jump, max(3.0, 0.35 * unit)):
             unsure.append(k)
         else:
             per_tube[k] = _headroom_dropped(segs, box, unit, most)
     return unsure
+
+
+def _missed_floors(
+    slots: list, per_tube: list, layout: list[int] | None, read: dict, unit: float
+) -> dict[int, tuple]:
+    """Per slot of `read` (index: its stack, bottom first, read by `_read_missed`), its box
+    ending where the lowest liquid of its row ends, when that is at least `FLOOR_UNITS`
+    units and `FLOOR_WIDTH` tube widths above the box's bottom (else its box). A slot the
+    row's spacing added copies its box from others, so it may reach below the tubes like
+    any box (see `_liquid_floors`, which judges only the tubes read with the board); the
+    row's floor counts the tubes read before and these."""
+    out = {k: slots[k][0] for k in read}
+    k = 0
+    for n in layout or [len(slots)]:
+        row = range(k, k + n)
+        k += n
+        stacks = [read.get(j, per_tube[j]) for j in row]
+        ends = [t[0].y1 for t in stacks if t]
+        if not ends:
+            continue
+        floor = max(ends) + 1
+        for j in row:
+            if j not in read:
+                continue
+            x, y, w, h = slots[j][0]
+            gap = y + h - floor
+            if gap >= FLOOR_UNITS * unit and gap >= FLOOR_WIDTH * w and floor > y:
+                out[j] = (x, y, w, floor - y)
+    return out
 
 
 def _add_top(
