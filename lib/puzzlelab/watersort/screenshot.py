@@ -2267,8 +2267,9 @@ def _read_missed(
     covered (None) when a cover's body shows (see `_cover_body`), else it is read as it is
     and the board's invariant judges it; a full tube is at most what the board's tubes hold
     or what the slot's own box fits (a row's boxes may come out taller than another row's,
-    whose tops of faint glass were missed). Returns the slots left covered with no icon seen:
-    doubtful."""
+    whose tops of faint glass were missed). A box reaching below its row's liquid is cut
+    there before its units are counted (see `_missed_floors`). Returns the slots left
+    covered with no icon seen: doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     read: dict[int, tuple] = {}
@@ -2284,11 +2285,10 @@ def _read_missed(
     floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
     for k, (segs, floats, under) in read.items():
         box = floors[k]
-        marks["under"] = under
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
-        run = marks["under"].get(0)  # a top unit read as glass (see `_under_headroom`)
+        run = under.get(0)  # a top unit read as glass (see `_under_headroom`)
         if run is not None and _add_top(segs, run, box, unit, offset, glass):
             marks.setdefault("lids", []).append(k)
         most = max(limit, _fits(box, unit, offset))
