@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from puzzlelab.watersort.screenshot import (
+    DEFAULT_PARAMS,
     _add_top,
+    _added_bounds,
     _as_glass,
     _beside_hidden,
     _bounds,
@@ -27,6 +29,7 @@ from puzzlelab.watersort.screenshot import (
     _liquid_floors,
     _mark_like,
     _missed_floors,
+    _one_grid,
     _pick_unit,
     _profile,
     _rim_doubts,
@@ -274,6 +277,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
         (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
         (1469, "a row's added slots reached half a unit below its liquid: capacity 4 of 3"),
+        (1427, "most outlines missed: the unit fitted to one run's height, capacity 5 of 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -687,6 +691,36 @@ def _bottoms(cut: int, low: int, width: int = 100) -> tuple:
         flat[cut:low, x : x + 20, 0] = 20.0
     glass = _Glass(flat, flat[0, 0], flat[0, 0], (), flat[0, 0], (1.0, np.zeros(3)))
     return flat, glass
+
+
+def test_the_slots_the_spacing_added_show_their_colour_boundaries_to_the_unit_fit():
+    """A slot the row's spacing added is read alone for the unit fit: its colour boundary
+    counts (the stack's top does not), and a board with no such slot adds nothing."""
+    flat, glass = _bottoms(60, 100)
+    slots = [((10, 20, 20, 80), False), ((50, 20, 20, 80), True)]
+    got = _added_bounds((flat, flat), slots, glass, 3.0, DEFAULT_PARAMS, {})
+    assert got == [(40.0, 1.0, 0), (80.0, 0.0, 0)]
+    assert _added_bounds((flat, flat), slots[:1], glass, 3.0, DEFAULT_PARAMS, {}) == []
+
+
+def test_boundaries_count_for_the_unit_only_when_one_grid_holds_most_of_them():
+    """Boundaries of slots read apart join the unit fit only when three or more are weighed
+    and one grid holds three quarters of them (boxes reaching past their tube scatter them)."""
+
+    def bounds(heights: list[float]) -> np.ndarray:
+        return np.array([(p, 1.0, 0) for p in heights])
+
+    assert _one_grid(bounds([20, 40, 60, 40]), 100.0)
+    assert not _one_grid(bounds([20, 40]), 100.0)  # too few
+    assert not _one_grid(bounds([20, 33, 47, 71, 58, 27]), 100.0)  # on no one grid
+
+
+def test_a_unit_fitted_to_slots_read_apart_alone_leaves_the_capacity_a_guess():
+    """Seed 1444: only a slot the row's spacing added shows colour boundaries, and the unit
+    they give makes its tubes (a headroom of a whole unit) one unit taller than they are;
+    with covered tubes the invariant cannot tell, so the reading must say it guessed."""
+    reading = read_screenshot(synth_board(1444).image)
+    assert not reading.ok and any("is a guess" in p for p in reading.problems)
 
 
 def test_a_row_ending_on_liquid_reaches_down_to_where_the_liquid_ends():

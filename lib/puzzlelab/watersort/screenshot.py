@@ -1648,19 +1648,23 @@ def _read_slots(
             per_tube = _segment_tubes(images, slots, glass, shortest, params, floats, marks)
         under.update(marks.get("under", {}))  # a short headroom merges into the run in pass 2
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
+        unseen = not any(w == 1.0 for _, w, _ in bounds)  # no boundary in the board's tubes
+        if not grid and sum(w == 1.0 for _, w, _ in bounds) < 3:  # too few: the added slots too
+            more = bounds + _added_bounds(images, slots, glass, shortest, params, marks)
+            bounds = more if _one_grid(np.array(more), height) else bounds
         if grid:
             unit, offset = grid
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
         elif sum(w == 1.0 for _, w, _ in bounds) >= 3:
             unit, offset, _ = _fit_bounds(np.array(bounds), height, _least_unit(unit))
-            ambiguous = False
+            ambiguous = unseen  # slots read apart alone may mislead: the capacity stays a guess
             cands, cover, offs = _bounds_cover(np.array(bounds), height)
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
             free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
             blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
-            ambiguous = not any(w == 1.0 for _, w, _ in bounds)
+            ambiguous = unseen
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
@@ -1709,11 +1713,11 @@ def _read_slots(
             return other
         if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
-    if ambiguous:  # no boundary between two colours anywhere
+    if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
                 f"capacity {capacity} is a guess from the tubes' height: no two colours meet in "
-                "any tube, so nothing shows the unit height",
+                "any tube whose outline was found, so nothing sure shows the unit height",
                 [],
             )
         )
@@ -2247,6 +2251,36 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
                 i += 1
             below += s.units
     return out
+
+
+def _added_bounds(images, slots, glass, min_len: float, params, marks: dict) -> list[tuple]:
+    """The segment tops (see `_bounds`) of the slots the row's spacing added, read one by one
+    as `_read_missed` will read them: where the tubes read with the board show fewer than
+    three colour boundaries (their outlines were missed, so the spacing added most tubes),
+    the unit is fitted to these too rather than guessed from one or two runs' heights."""
+    out = []
+    for box, filled in slots:
+        if filled:
+            segs = _segment_tubes(images, [(box, False)], glass, min_len, params, None, dict(marks))
+            out += _bounds(segs[0], box)
+    return out
+
+
+ONE_GRID = 0.75  # of the colour boundaries: the share the unit's grid must hold
+
+
+def _one_grid(bounds: np.ndarray, height: float) -> bool:
+    """True when at least three colour boundaries are weighed and the unit fitted to them
+    puts at least `ONE_GRID` of them on its grid: boxes the row's spacing added may reach
+    past their tube, and boundaries measured from a wrong bottom agree on no grid."""
+    weight = float(bounds[:, 1].sum()) if len(bounds) else 0.0
+    if weight < 3:
+        return False
+    unit, offset, _ = _fit_bounds(bounds, height)
+    p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
+    r = (p - offset) / unit
+    err = np.abs(r - np.where(known > 0, known, np.maximum(1, np.round(r))))
+    return float((np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum()) >= ONE_GRID * weight
 
 
 def _read_missed(
