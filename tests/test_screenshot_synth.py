@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from puzzlelab.watersort.screenshot import (
+    DEFAULT_PARAMS,
     _add_top,
+    _added_bounds,
     _as_glass,
     _beside_hidden,
     _bounds,
@@ -27,6 +29,8 @@ from puzzlelab.watersort.screenshot import (
     _liquid_below,
     _liquid_floors,
     _mark_like,
+    _missed_floors,
+    _one_grid,
     _pick_unit,
     _profile,
     _reclaimable,
@@ -599,6 +603,22 @@ def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
     assert _liquid_floors(slots, [low, [], deep], [2, 1], unit=40.0) == slots  # half a unit
 
 
+def test_a_slot_the_spacing_added_ends_where_its_rows_liquid_ends():
+    """Slots read apart (the row's spacing added them) end at the row's lowest liquid, theirs
+    or a tube's read with the board, when that is half a unit and more than an outline above
+    their box; a slot in a row whose liquid reaches its box bottom keeps its box."""
+    low = [_Segment(60, 80, np.zeros(3), "liquid")]  # its last row is 80
+    deep = [_Segment(150, 179, np.zeros(3), "liquid")]
+    slots = [((0, 20, 20, 80), True), ((40, 20, 20, 80), True), ((0, 120, 20, 60), True)]
+    got = _missed_floors(slots, [[], [], []], [2, 1], {0: low, 1: [], 2: deep}, unit=20.0)
+    assert got == {0: (0, 20, 20, 61), 1: (40, 20, 20, 61), 2: (0, 120, 20, 60)}
+    seen = [[], low, []]  # the row's floor from a tube read with the board
+    got = _missed_floors(slots, seen, [2, 1], {0: [], 2: deep}, unit=20.0)
+    assert got == {0: (0, 20, 20, 61), 2: (0, 120, 20, 60)}
+    got = _missed_floors(slots, [[], [], []], [2, 1], {0: low, 2: deep}, unit=40.0)
+    assert got == {0: (0, 20, 20, 80), 2: (0, 120, 20, 60)}  # under half a unit: kept
+
+
 def test_a_rim_run_read_as_glass_is_doubtful_when_the_invariant_is_weak():
     """A run dropped as glass at the rim is named for checking when '?' units or covered
     tubes could hold whatever it was; on a fully visible board the invariant confirms it,
@@ -772,6 +792,36 @@ def _bottoms(cut: int, low: int, width: int = 100) -> tuple:
         flat[cut:low, x : x + 20, 0] = 20.0
     glass = _Glass(flat, flat[0, 0], flat[0, 0], (), flat[0, 0], (1.0, np.zeros(3)))
     return flat, glass
+
+
+def test_the_slots_the_spacing_added_show_their_colour_boundaries_to_the_unit_fit():
+    """A slot the row's spacing added is read alone for the unit fit: its colour boundary
+    counts (the stack's top does not), and a board with no such slot adds nothing."""
+    flat, glass = _bottoms(60, 100)
+    slots = [((10, 20, 20, 80), False), ((50, 20, 20, 80), True)]
+    got = _added_bounds((flat, flat), slots, glass, 3.0, DEFAULT_PARAMS, {})
+    assert got == [(40.0, 1.0, 0), (80.0, 0.0, 0)]
+    assert _added_bounds((flat, flat), slots[:1], glass, 3.0, DEFAULT_PARAMS, {}) == []
+
+
+def test_boundaries_count_for_the_unit_only_when_one_grid_holds_most_of_them():
+    """Boundaries of slots read apart join the unit fit only when three or more are weighed
+    and one grid holds three quarters of them (boxes reaching past their tube scatter them)."""
+
+    def bounds(heights: list[float]) -> np.ndarray:
+        return np.array([(p, 1.0, 0) for p in heights])
+
+    assert _one_grid(bounds([20, 40, 60, 40]), 100.0)
+    assert not _one_grid(bounds([20, 40]), 100.0)  # too few
+    assert not _one_grid(bounds([20, 33, 47, 71, 58, 27]), 100.0)  # on no one grid
+
+
+def test_a_unit_fitted_to_slots_read_apart_alone_leaves_the_capacity_a_guess():
+    """Seed 1444: only a slot the row's spacing added shows colour boundaries, and the unit
+    they give makes its tubes (a headroom of a whole unit) one unit taller than they are;
+    with covered tubes the invariant cannot tell, so the reading must say it guessed."""
+    reading = read_screenshot(synth_board(1444).image)
+    assert not reading.ok and any("is a guess" in p for p in reading.problems)
 
 
 def test_a_row_ending_on_liquid_reaches_down_to_where_the_liquid_ends():

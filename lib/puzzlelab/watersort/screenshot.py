@@ -1742,19 +1742,23 @@ def _read_slots(
             per_tube = _segment_tubes(images, slots, glass, shortest, params, floats, marks)
         under.update(marks.get("under", {}))  # a short headroom merges into the run in pass 2
         bounds = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)]
+        unseen = not any(w == 1.0 for _, w, _ in bounds)  # no boundary in the board's tubes
+        if not grid and sum(w == 1.0 for _, w, _ in bounds) < 3:  # too few: the added slots too
+            more = bounds + _added_bounds(images, slots, glass, shortest, params, marks)
+            bounds = more if _one_grid(np.array(more), height) else bounds
         if grid:
             unit, offset = grid
             ambiguous = not any(w == 1.0 for _, w, _ in bounds)
         elif sum(w == 1.0 for _, w, _ in bounds) >= 3:
             unit, offset, _ = _fit_bounds(np.array(bounds), height, _least_unit(unit))
-            ambiguous = False
+            ambiguous = unseen  # slots read apart alone may mislead: the capacity stays a guess
             cands, cover, offs = _bounds_cover(np.array(bounds), height)
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
             free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
             blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
-            ambiguous = not any(w == 1.0 for _, w, _ in bounds)
+            ambiguous = unseen
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
@@ -1782,7 +1786,7 @@ def _read_slots(
         if _add_top(per_tube[k], run, slots[k][0], unit, offset, glass)
     ]
     geo = _fits((0, 0, 0, height), unit, offset)  # headroom 0.2 to 1.1 units
-    unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks)
+    unsure = _read_missed(images, slots, per_tube, glass, unit, offset, geo, params, marks, layout)
     for k in _reclaimable(slots, per_tube, marks):  # a liquid under liquid in a slot read alone
         box = slots[k][0]
         segs = _segment_tubes(images, [(box, False)], glass, shortest, params, None, marks)[0]
@@ -1821,11 +1825,11 @@ def _read_slots(
                 per_tube, out = faint, alt
                 tubes, conf, capacity, level, problems, palette = out
                 runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
-    if ambiguous:  # no boundary between two colours anywhere
+    if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
                 f"capacity {capacity} is a guess from the tubes' height: no two colours meet in "
-                "any tube, so nothing shows the unit height",
+                "any tube whose outline was found, so nothing sure shows the unit height",
                 [],
             )
         )
@@ -2405,8 +2409,47 @@ def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
     return out
 
 
+def _added_bounds(images, slots, glass, min_len: float, params, marks: dict) -> list[tuple]:
+    """The segment tops (see `_bounds`) of the slots the row's spacing added, read one by one
+    as `_read_missed` will read them: where the tubes read with the board show fewer than
+    three colour boundaries (their outlines were missed, so the spacing added most tubes),
+    the unit is fitted to these too rather than guessed from one or two runs' heights."""
+    out = []
+    for box, filled in slots:
+        if filled:
+            segs = _segment_tubes(images, [(box, False)], glass, min_len, params, None, dict(marks))
+            out += _bounds(segs[0], box)
+    return out
+
+
+ONE_GRID = 0.75  # of the colour boundaries: the share the unit's grid must hold
+
+
+def _one_grid(bounds: np.ndarray, height: float) -> bool:
+    """True when at least three colour boundaries are weighed and the unit fitted to them
+    puts at least `ONE_GRID` of them on its grid: boxes the row's spacing added may reach
+    past their tube, and boundaries measured from a wrong bottom agree on no grid."""
+    weight = float(bounds[:, 1].sum()) if len(bounds) else 0.0
+    if weight < 3:
+        return False
+    unit, offset, _ = _fit_bounds(bounds, height)
+    p, wt, known = bounds[:, 0], bounds[:, 1], bounds[:, 2]
+    r = (p - offset) / unit
+    err = np.abs(r - np.where(known > 0, known, np.maximum(1, np.round(r))))
+    return float((np.clip(1 - (err / 0.12) ** 2, 0, 1) * wt).sum()) >= ONE_GRID * weight
+
+
 def _read_missed(
-    images, slots, per_tube, glass, unit: float, offset: float, geo: int, params, marks: dict
+    images,
+    slots,
+    per_tube,
+    glass,
+    unit: float,
+    offset: float,
+    geo: int,
+    params,
+    marks: dict,
+    layout: list[int] | None = None,
 ) -> list[int]:
     """Read slots the row's spacing added: a tube whose outline was missed reads as at most a
     full tube (or as empty: a cover hides the glass); anything taller (a curtain, a lock),
@@ -2414,10 +2457,12 @@ def _read_missed(
     covered (None) when a cover's body shows (see `_cover_body`), else it is read as it is
     and the board's invariant judges it; a full tube is at most what the board's tubes hold
     or what the slot's own box fits (a row's boxes may come out taller than another row's,
-    whose tops of faint glass were missed). Returns the slots left covered with no icon seen:
-    doubtful."""
+    whose tops of faint glass were missed). A box reaching below its row's liquid is cut
+    there before its units are counted (see `_missed_floors`). Returns the slots left
+    covered with no icon seen: doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
+    read: dict[int, tuple] = {}
     for k, (box, filled) in enumerate(slots):
         if not filled:
             continue
@@ -2425,22 +2470,54 @@ def _read_missed(
         segs = _segment_tubes(
             images, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats, marks
         )
-        if segs[0] is None:
-            continue  # a cover's icon
-        segs = segs[0]
+        if segs[0] is not None:  # else a cover's icon
+            read[k] = (segs[0], floats, dict(marks["under"]))
+    floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
+    for k, (segs, floats, under) in read.items():
+        box = floors[k]
         _count_units(segs, box, unit, offset)
         if marks.get("fill") is not None and not marks.get("symbols"):
             segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
-        run = marks["under"].get(0)  # a top unit read as glass (see `_under_headroom`)
+        run = under.get(0)  # a top unit read as glass (see `_under_headroom`)
         if run is not None and _add_top(segs, run, box, unit, offset, glass):
             marks.setdefault("lids", []).append(k)
         most = max(limit, _fits(box, unit, offset))
         too_much = floats or sum(s.units for s in segs) > most
-        if too_much and _cover_body(images[1], box, params.jump, max(3.0, 0.35 * unit)):
+        whole = slots[k][0]  # a cover is drawn over the whole slot
+        if too_much and _cover_body(images[1], whole, params.jump, max(3.0, 0.35 * unit)):
             unsure.append(k)
         else:
             per_tube[k] = _headroom_dropped(segs, box, unit, most)
     return unsure
+
+
+def _missed_floors(
+    slots: list, per_tube: list, layout: list[int] | None, read: dict, unit: float
+) -> dict[int, tuple]:
+    """Per slot of `read` (index: its stack, bottom first, read by `_read_missed`), its box
+    ending where the lowest liquid of its row ends, when that is at least `FLOOR_UNITS`
+    units and `FLOOR_WIDTH` tube widths above the box's bottom (else its box). A slot the
+    row's spacing added copies its box from others, so it may reach below the tubes like
+    any box (see `_liquid_floors`, which judges only the tubes read with the board); the
+    row's floor counts the tubes read before and these."""
+    out = {k: slots[k][0] for k in read}
+    k = 0
+    for n in layout or [len(slots)]:
+        row = range(k, k + n)
+        k += n
+        stacks = [read.get(j, per_tube[j]) for j in row]
+        ends = [t[0].y1 for t in stacks if t]
+        if not ends:
+            continue
+        floor = max(ends) + 1
+        for j in row:
+            if j not in read:
+                continue
+            x, y, w, h = slots[j][0]
+            gap = y + h - floor
+            if gap >= FLOOR_UNITS * unit and gap >= FLOOR_WIDTH * w and floor > y:
+                out[j] = (x, y, w, floor - y)
+    return out
 
 
 def _add_top(
