@@ -1538,9 +1538,6 @@ def _room(box: tuple, boxes: list[tuple]) -> float:
     return float(min(gaps, default=w))
 
 
-BG_HERE = 12.0  # ΔE: the background beside a tube this near the board's median is that colour
-
-
 @dataclass(frozen=True)
 class _Glass:
     """The empty glass: its colour under the rims and the background beside the rims there.
@@ -1548,9 +1545,7 @@ class _Glass:
     Glass is drawn see-through in most games, so down a tube it changes as the background
     behind it does (a gradient, a photo): empty space at some height is near the line from
     the rim colour to the rim colour moved by the background's change beside the tube (from
-    painted to clear glass), or near the background between the tubes where the background
-    beside the tube is that colour (over a photo, the median of many hues is a grey seen
-    nowhere, and a grey liquid near it is no glass)."""
+    painted to clear glass), or near the background between the tubes."""
 
     lab: np.ndarray
     color: np.ndarray
@@ -1575,8 +1570,6 @@ class _Glass:
             along = min(along, float(np.linalg.norm(seg.lab - side)))  # or clear glass
         else:
             along = _off_line(seg.lab, self.color, side - self.ref)
-        if np.linalg.norm(side - self.bg) > BG_HERE:  # a photo: its median is no colour of it
-            return along
         return float(min(along, np.linalg.norm(seg.lab - self.bg)))
 
 
