@@ -58,6 +58,14 @@ PREVIOUS = (
 # (none silent); tuned-on seeds: 804 of 900 exact (766 before), silent 0, 1 error (2
 # before); never looked at while tuning, 2800-2999: 161 of 200 exact (80.5 %; 152 before),
 # silent 2 (3 before), no errors (1 before).
+# 2026-11-27 late night, after the own-size retry, faint-'?' variant, rows-alike, added-slot
+# floor/fit and reclaimed-colour rules: 0.23 s mean, 0.39 s worst CPU per screenshot (notebook
+# 07 run alone; the previous reader measured 0.24 / 0.41 s on the same quiet machine, so the
+# 0.56 / 0.95 above was that evening's load); synthetic: 97 % of notebook 07's 60 seeds (none
+# silent); tuned-on seeds: 841 of 900 exact (804 before), silent 0, no errors (1 before);
+# mean CPU per synthetic board 1.16x the previous reader's, worst 1.54 s (a flagged 261-px
+# JPEG read twice); never looked at while tuning, 3000-3199: 172 of 200 exact (86 %; 160
+# before), silent 4 (the same 4 as before), no errors.
 
 
 def _decode_and_scale(path) -> None:
