@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import examples, fuzz_call
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from puzzlelab import game
@@ -93,6 +93,7 @@ def test_count_based_estimators(counts, confidence):
 
 @examples(30)
 @given(numbers, numbers, numbers, numbers)
+@example(1, 0, 3_162_970_864, 0)  # no draws, 3e9 trials: 24 GiB of counts, the machine's memory
 def test_simulation(pool, n, trials, seed):
     out = call(pt.simulate_distinct, pool, n, trials, seed)
     assert out is None or (len(out) == trials and np.all(out <= min(pool, n)))

@@ -363,9 +363,10 @@ def simulate_distinct(
     """Distinct patterns seen in each of `trials` seeded simulations of `n_samples` draws."""
     n_samples = check_samples(n_samples)
     trials = checks.integer(trials, "trials", minimum=1)
-    if trials * n_samples > MAX_SIMULATED:
+    if trials * max(n_samples, 1) > MAX_SIMULATED:  # a trial of no draws still holds a count
         raise TooLargeError(
-            f"{trials} trials x {n_samples} draws exceeds {MAX_SIMULATED:,} draws in memory"
+            f"{trials} trials x {n_samples} draws exceeds {MAX_SIMULATED:,} draws in memory: "
+            "ask for fewer trials"
         )
     rng = checks.rng(rng)
     if weights is None:
