@@ -26,6 +26,7 @@ from puzzlelab.watersort.screenshot import (
     _merge_same,
     _native_retry,
     _native_rows,
+    _overlaps,
     _profile,
     _refit,
     _regular,
@@ -321,3 +322,16 @@ def test_a_second_location_is_doubted_when_covers_or_marks_weaken_the_invariant(
         not reading.ok
         and outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
     )
+
+
+def test_tubes_overlapping_in_a_row_are_not_both_tubes():
+    """Neighbours in a row whose boxes overlap by more than a tenth of a tube's width are
+    named (one is a slot the spacing added beside a tube); rows are judged apart, touching
+    boxes and a sliver of overlap are fine, and such a reading is not sound."""
+    row = [(143, 750, 71, 256), (286, 750, 71, 256), (562, 750, 71, 256), (623, 750, 71, 256)]
+    above = [(100, 100, 71, 256), (150, 100, 71, 256)]  # another row's boxes may overlap these
+    assert _overlaps(row, [4]) == [(2, 3)]
+    assert _overlaps(above + row, [2, 4]) == [(0, 1), (4, 5)]
+    assert _overlaps([(0, 0, 70, 200), (70, 0, 70, 200), (135, 0, 70, 200)], [3]) == []
+    crowded = replace(SOUND, boxes=[(0, 0, 70, 200), (40, 0, 70, 200)] + SOUND.boxes[2:])
+    assert _sound(SOUND) and not _sound(crowded)

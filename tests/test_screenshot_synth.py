@@ -279,6 +279,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1573, "a top unit under the headroom of tinted glass over a photo read as glass"),
         (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
         (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
+        (3174, "a slot the spacing added over a tube's box read as one more empty tube: silent"),
         (
             1829,
             "a colour topping two tubes over a photo, seen under liquid only in a slot read "

@@ -1392,11 +1392,13 @@ def _vouched(reading: Reading) -> Reading:
 
 def _sound(reading: Reading) -> bool:
     """True when a reading keeps the game's invariant (see `self_check`) and stands as games
-    lay out boards (even rows, three tubes or more, rows spaced alike) with a capacity that
-    some tube shows: whatever doubts remain are about single units or boundaries."""
+    lay out boards (even rows, three tubes or more, rows spaced alike, no tube over another)
+    with a capacity that some tube shows: whatever doubts remain are about single units or
+    boundaries."""
     boxes, layout = reading.boxes, reading.layout
     guess = any("is a guess from the tubes' height" in p for p in reading.problems)
     shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
+    shape += [str(pair) for pair in _overlaps(boxes, layout)]
     return not guess and not shape and not self_check(reading.tubes, reading.capacity)
 
 
@@ -1832,6 +1834,13 @@ def _read_slots(
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
+        (
+            f"tubes {a} and {b} overlap: games never draw one tube over another, so one is no tube",
+            [a, b],
+        )
+        for a, b in _overlaps([b for b, _ in slots], layout)
+    ]
+    problems += [
         (f"tube {k}: full of a colour seen nowhere else, near the picture behind: empty?", [k])
         for k in _tinted_full(lab, [b for b, _ in slots], per_tube, tubes, capacity)
     ]
@@ -1949,6 +1958,24 @@ def _unlike_pitches(boxes: list[tuple], layout: list[int], most: float = 1.6) ->
         f"one row's tubes stand {max(pitches) / min(pitches):.1f} times as far apart as "
         "another's: games space rows alike, so a gap may be read as a tube or tubes missed"
     ]
+
+
+OVERLAP = 0.1  # of a tube's width: neighbours in a row overlapping more are not both tubes
+
+
+def _overlaps(boxes: list[tuple], layout: list[int]) -> list[tuple[int, int]]:
+    """Pairs of neighbouring tubes in a row whose boxes overlap by more than `OVERLAP` of a
+    tube's width: games never draw one tube over another, so one of the two is no tube (a
+    slot the spacing added beside a tube, read as empty glass keeps the invariant)."""
+    out, k = [], 0
+    for n in layout:
+        row = sorted(range(k, min(k + n, len(boxes))), key=lambda j: boxes[j][0])
+        k += n
+        for a, b in zip(row, row[1:], strict=False):
+            width = min(boxes[a][2], boxes[b][2])
+            if boxes[a][0] + boxes[a][2] - boxes[b][0] > OVERLAP * width:
+                out.append((a, b))
+    return out
 
 
 def _choose(
