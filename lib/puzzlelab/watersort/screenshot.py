@@ -1398,8 +1398,8 @@ def _sound(reading: Reading) -> bool:
     boxes, layout = reading.boxes, reading.layout
     guess = any("is a guess from the tubes' height" in p for p in reading.problems)
     shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
-    shape += [str(pair) for pair in _overlaps(boxes, layout)]
-    return not guess and not shape and not self_check(reading.tubes, reading.capacity)
+    odd = bool(shape) or bool(_overlaps(boxes, layout))
+    return not guess and not odd and not self_check(reading.tubes, reading.capacity)
 
 
 def _slots_of(rows: list) -> list[list[tuple]]:
@@ -1769,9 +1769,8 @@ def _read_slots(
             images, bg, floored, layout, scale, shape, gaps, params, (), raised, grown or below
         )
     for (box, _), segs in zip(slots, per_tube, strict=True):
-        _count_units(segs or [], box, unit, offset)
-        if segs and marks.get("fill") is not None and not marks.get("symbols"):
-            segs[:] = _split_marked(images, box, segs, unit, offset, marks["fill"])
+        if segs is not None:
+            segs[:] = _counted(images, box, segs, unit, offset, marks)
     short = slots if grid else _short_rows(lab, slots, layout, unit)
     if short != slots:  # a row too short for the fullest tube: read again, its tops raised
         return _read_slots(images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
@@ -1785,9 +1784,7 @@ def _read_slots(
     for k in _reclaimable(slots, per_tube, marks):  # a liquid under liquid in a slot read alone
         box = slots[k][0]
         segs = _segment_tubes(images, [(box, False)], glass, shortest, params, None, marks)[0]
-        _count_units(segs or [], box, unit, offset)
-        if segs and marks.get("fill") is not None and not marks.get("symbols"):
-            segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
+        segs = _counted(images, box, segs, unit, offset, marks) if segs else segs
         if segs and sum(s.units for s in segs) <= _fits(box, unit, offset):
             per_tube[k] = segs  # not the headroom over it in a colour near a liquid's
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
@@ -2495,9 +2492,7 @@ def _read_missed(
     floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
     for k, (segs, floats, under) in read.items():
         box = floors[k]
-        _count_units(segs, box, unit, offset)
-        if marks.get("fill") is not None and not marks.get("symbols"):
-            segs = _split_marked(images, box, segs, unit, offset, marks["fill"])
+        segs = _counted(images, box, segs, unit, offset, marks)
         run = under.get(0)  # a top unit read as glass (see `_under_headroom`)
         if run is not None and _add_top(segs, run, box, unit, offset, glass):
             marks.setdefault("lids", []).append(k)
@@ -2831,10 +2826,15 @@ def _reclaimable(slots: list, per_tube: list, marks: dict, same: float = 5.0) ->
     new = [s.lab for t in alone for i, s in enumerate(t) if s.kind == "liquid" and t[i + 1 :]]
     if not new:
         return []
-    marks["sure"] = np.vstack([marks["sure"], np.array(new)])
-    near = lambda lab: np.linalg.norm(np.array(new) - lab, axis=1).min() < same  # noqa: E731
-    glassy = marks.get("glassy", {})
-    return [k for k, labs in glassy.items() if not slots[k][1] and any(near(c) for c in labs)]
+    seen = np.array(new)
+    marks["sure"] = np.vstack([marks["sure"], seen])
+    out = []
+    for k, labs in marks.get("glassy", {}).items():
+        if labs and not slots[k][1]:
+            gaps = np.linalg.norm(np.array(labs)[:, None] - seen[None], axis=2)
+            if gaps.min() < same:
+                out.append(k)
+    return out
 
 
 def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> bool:
@@ -2970,7 +2970,12 @@ def _on_cover(mid: np.ndarray, above: np.ndarray, left: int, right: int, same: f
 
 def _neutral(seg: _Segment) -> bool:
     """A grey fill (dark, mid or light): games draw their '?' cells in one."""
-    return bool(np.hypot(seg.lab[1], seg.lab[2]) <= 15)
+    return _grey(seg.lab)
+
+
+def _grey(lab: np.ndarray) -> bool:
+    """A CIELAB colour of little chroma: grey, whatever its lightness."""
+    return bool(np.hypot(lab[1], lab[2]) <= 15)
 
 
 def _beside_hidden(segs: list[_Segment], fill: np.ndarray | None, symbols: bool) -> set[int]:
@@ -3470,6 +3475,16 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
     segs[:] = keep
 
 
+def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: dict) -> list:
+    """A tube's runs (bottom first) with their units counted (see `_count_units`) and, when
+    the board's '?' cells share one plain grey fill, its grey runs cut into '?' and liquid
+    cells (see `_split_marked`): every tube is read so, with the board or alone."""
+    _count_units(segs, box, unit, offset)
+    if segs and marks.get("fill") is not None and not marks.get("symbols"):
+        return _split_marked(images, box, segs, unit, offset, marks["fill"])
+    return segs
+
+
 def _marks_fit(seg: _Segment, unit: float) -> bool:
     """A '?' run's mark count agrees with its length (within three quarters of a unit): a
     mark missed, or two counted as one, must not decide its units against its height."""
@@ -3622,7 +3637,7 @@ def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> b
     """True when cells (units from the tube's bottom, colour) are grey, and those above a
     tube's bottom one grey (within `SAME_FILL` of the '?' `fill`, or of their median): a
     bottom cell takes in the outline of a round bottom, lighter or darker than the fill."""
-    if any(np.hypot(c[1], c[2]) > 15 for _, c in cells):
+    if not all(_grey(c) for _, c in cells):
         return False
     upper = [c for k, c in cells if k > 0] or [c for _, c in cells]
     ref = np.median(np.array(upper, dtype=float), axis=0) if fill is None else fill
