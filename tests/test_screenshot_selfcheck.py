@@ -21,6 +21,7 @@ from puzzlelab.watersort.screenshot import (
     _hidden_tops,
     _like_hidden,
     _missed_marks,
+    _none_full,
     _Segment,
     _shown_tops,
     _tinted_full,
@@ -135,6 +136,34 @@ def test_overfull_and_surplus_are_named():
     problems = self_check([["r", "g"], ["g", "r", "r"], []], 2)
     assert problems[0] == ("tube 1 holds 3 units, more than capacity 2", [1])
     assert problems[1][1] == [0, 1]
+
+
+def test_a_board_with_no_room_to_pour_misses_an_empty_tube():
+    """Every tube full and none empty (no room to pour, even were every covered tube empty)
+    breaks the invariant: a level keeps an empty tube's room, so one was missed (3192: a
+    second row of two faint empty tubes over a photo went unseen, and the three full tubes
+    read kept every colour count)."""
+    full = [["r", "g", "r", "r"], ["b", "r", "b", "g"], ["g", "b", "g", "b"]]
+    problems = self_check(full, 4)
+    assert problems and "an empty tube was missed" in problems[0][0]
+    assert self_check(full + [[]], 4) == []
+    assert self_check([["r", "g", "r"], ["g", "r", "g", "r"], ["g"]], 4) == []  # room for 4
+    assert self_check(full + [None], 4) == []  # a covered tube may be the empty one
+    hidden = [["r", "?", "?", "?"], ["?", "r", "r", "r"], ["g", "g", "g", "g"]]  # one colour
+    assert self_check(hidden, 4) and self_check(hidden + [[]], 4) == []
+
+
+def test_a_capacity_no_tube_shows_is_doubted_when_units_are_unseen():
+    """With covered or hidden units the colour counts cannot check the capacity, so one that
+    no tube read reaches (from the tubes' height alone) is doubted (3181: 5-unit tubes under
+    a headroom of 0.9 units, seven tubes covered, read as capacity 6)."""
+    tubes = [["a", "b", "c", "a", "b"], None, ["c", "c", "b", "a", "a"], []]
+    assert _none_full(tubes, 6) and not _none_full(tubes, 5)
+    assert not _none_full([t for t in tubes if t is not None], 6)  # the counts check it
+    assert _none_full([["?", "?", "a"], ["a", "a"], []], 4)
+    assert not _none_full([["?", "?", "a", "a"], ["a"], []], 4)
+    board = synth_board(3181)
+    assert outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
 
 
 # ---- the lab's own renders: exact or flagged -------------------------------------------------

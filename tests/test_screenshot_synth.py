@@ -280,6 +280,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1043, "a row's boxes ended a unit above its tubes' bottom: 5 read as 4, 1 as 0"),
         (1379, "a row's boxes ended half a unit above its tubes' bottom: a tube of 1 read empty"),
         (3174, "a slot the spacing added over a tube's box read as one more empty tube: silent"),
+        (3192, "a row of two faint empty tubes over a photo missed; all full tubes: silent"),
         (
             1829,
             "a colour topping two tubes over a photo, seen under liquid only in a slot read "

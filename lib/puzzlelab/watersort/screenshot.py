@@ -1828,6 +1828,7 @@ def _read_slots(
     else:
         problems += [(text, []) for text in _even_runs(runs, capacity)]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
+    problems += [(text, []) for text in _none_full(tubes, capacity)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
@@ -1918,6 +1919,18 @@ def _even_runs(runs: list[int], capacity: int) -> list[str]:
     return [
         f"capacity {either}: every colour run is an even number of units, so units of twice "
         "the height fit the picture as well"
+    ]
+
+
+def _none_full(tubes: list, capacity: int) -> list[str]:
+    """The doubt when covered or hidden units leave the colour counts unable to check the
+    capacity and no tube read holds that many units: it comes from the tubes' height alone,
+    which a headroom near one unit leaves a unit apart (a visible full tube settles it)."""
+    if _fully_visible(tubes) or capacity <= max((len(t) for t in tubes if t), default=0):
+        return []
+    return [
+        f"capacity {capacity} from the tubes' height alone: no tube is seen full, and covered "
+        "or hidden units leave the colour counts unable to confirm it (one less?)"
     ]
 
 
@@ -2340,7 +2353,23 @@ def self_check(tubes: list[list[str] | None], capacity: int) -> list[tuple[str, 
         out.append(
             (f"{short} unit(s) missing but only {hidden} '?' and {covered} covered tube(s)", [])
         )
-    return out
+    return out + _no_room(tubes, capacity)
+
+
+def _no_room(tubes: list, capacity: int) -> list[tuple[str, list[int]]]:
+    """The problem when the board leaves less room than one tube, even with every covered
+    tube empty: a level starts with an empty tube or more to pour into, and pouring keeps
+    the free space, so an empty tube (often faint glass) was missed."""
+    free = sum(capacity - len(t) if t is not None else capacity for t in tubes)
+    if not tubes or free >= capacity:
+        return []
+    return [
+        (
+            f"room for {max(free, 0)} unit(s) in all, less than one tube of {capacity}: a level "
+            "keeps an empty tube's room to pour into, so an empty tube was missed",
+            [],
+        )
+    ]
 
 
 def _label(per_tube: list, capacity: int, covered_idx: list[int], params: ReaderParams) -> tuple:
