@@ -155,13 +155,15 @@ def test_a_board_with_no_room_to_pour_misses_an_empty_tube():
 
 def test_a_capacity_no_tube_shows_is_doubted_when_units_are_unseen():
     """With covered or hidden units the colour counts cannot check the capacity, so one that
-    no tube read reaches (from the tubes' height alone) is doubted (3181: 5-unit tubes under
-    a headroom of 0.9 units, seven tubes covered, read as capacity 6)."""
+    no tube read reaches, from the tubes' height alone with little headroom, is doubted
+    (3181: 5-unit tubes under 0.9 units of headroom, seven tubes covered, read as capacity 6
+    with 0.24; real screenshot 09, 3 units in tubes of 4 under 0.5 units, is not)."""
     tubes = [["a", "b", "c", "a", "b"], None, ["c", "c", "b", "a", "a"], []]
-    assert _none_full(tubes, 6) and not _none_full(tubes, 5)
-    assert not _none_full([t for t in tubes if t is not None], 6)  # the counts check it
-    assert _none_full([["?", "?", "a"], ["a", "a"], []], 4)
-    assert not _none_full([["?", "?", "a", "a"], ["a"], []], 4)
+    assert _none_full(tubes, 6, 6.24) and not _none_full(tubes, 5, 6.24)
+    assert not _none_full(tubes, 6, 6.6)  # headroom 0.6: one unit less would leave 1.6
+    assert not _none_full([t for t in tubes if t is not None], 6, 6.24)  # the counts check
+    assert _none_full([["?", "?", "a"], ["a", "a"], []], 4, 4.2)
+    assert not _none_full([["?", "?", "a", "a"], ["a"], []], 4, 4.2)
     board = synth_board(3181)
     assert outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] != "silent"
 

@@ -1828,7 +1828,7 @@ def _read_slots(
     else:
         problems += [(text, []) for text in _even_runs(runs, capacity)]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
-    problems += [(text, []) for text in _none_full(tubes, capacity)]
+    problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
@@ -1922,15 +1922,22 @@ def _even_runs(runs: list[int], capacity: int) -> list[str]:
     ]
 
 
-def _none_full(tubes: list, capacity: int) -> list[str]:
-    """The doubt when covered or hidden units leave the colour counts unable to check the
-    capacity and no tube read holds that many units: it comes from the tubes' height alone,
-    which a headroom near one unit leaves a unit apart (a visible full tube settles it)."""
+NEAR_EDGE = 0.4  # units: a headroom this small may be a unit more under a unit a few % off
+
+
+def _none_full(tubes: list, capacity: int, ratio: float = np.inf) -> list[str]:
+    """The doubt when the capacity comes from the tubes' height alone (`ratio`: units the
+    box holds) with little headroom left (under `NEAR_EDGE` units over the 0.1 `_fits`
+    allows), and nothing checks it: no tube read is full, and covered or hidden units leave
+    the colour counts unable to. A unit measured a few per cent short then reads one more."""
     if _fully_visible(tubes) or capacity <= max((len(t) for t in tubes if t), default=0):
         return []
+    if ratio - capacity - 0.1 >= NEAR_EDGE:
+        return []
     return [
-        f"capacity {capacity} from the tubes' height alone: no tube is seen full, and covered "
-        "or hidden units leave the colour counts unable to confirm it (one less?)"
+        f"capacity {capacity} from the tubes' height alone, with {ratio - capacity:.1f} "
+        "units of headroom: no tube is seen full, and covered or hidden units leave the "
+        f"colour counts unable to confirm it (perhaps {capacity - 1})"
     ]
 
 
