@@ -160,7 +160,8 @@ def test_a_capacity_no_tube_shows_is_doubted_when_units_are_unseen():
     with 0.24; real screenshot 09, 3 units in tubes of 4 under 0.5 units, is not)."""
     tubes = [["a", "b", "c", "a", "b"], None, ["c", "c", "b", "a", "a"], []]
     assert _none_full(tubes, 6, 6.24) and not _none_full(tubes, 5, 6.24)
-    assert not _none_full(tubes, 6, 6.6)  # headroom 0.6: one unit less would leave 1.6
+    assert not _none_full(tubes, 6, 6.45)  # one unit less would leave 1.45 units of room
+    assert not _none_full(tubes, 6, 5.3)  # more than the height holds: not from the height
     assert not _none_full([t for t in tubes if t is not None], 6, 6.24)  # the counts check
     assert _none_full([["?", "?", "a"], ["a", "a"], []], 4, 4.2)
     assert not _none_full([["?", "?", "a", "a"], ["a"], []], 4, 4.2)

@@ -1922,20 +1922,20 @@ def _even_runs(runs: list[int], capacity: int) -> list[str]:
     ]
 
 
-NEAR_EDGE = 0.4  # units: a headroom this small may be a unit more under a unit a few % off
+THIN_HEADROOM = 0.4  # units: a unit a few % short fits one more unit under this headroom
 
 
 def _none_full(tubes: list, capacity: int, ratio: float = np.inf) -> list[str]:
     """The doubt when the capacity comes from the tubes' height alone (`ratio`: units the
-    box holds) with little headroom left (under `NEAR_EDGE` units over the 0.1 `_fits`
-    allows), and nothing checks it: no tube read is full, and covered or hidden units leave
-    the colour counts unable to. A unit measured a few per cent short then reads one more."""
+    box holds, at least `capacity`) under a headroom thinner than `THIN_HEADROOM` units, and
+    nothing checks it: no tube read is full, and covered or hidden units leave the colour
+    counts unable to. A unit measured a few per cent short then reads one unit more."""
     if _fully_visible(tubes) or capacity <= max((len(t) for t in tubes if t), default=0):
         return []
-    if ratio - capacity - 0.1 >= NEAR_EDGE:
+    if not 0 <= ratio - capacity < THIN_HEADROOM:
         return []
     return [
-        f"capacity {capacity} from the tubes' height alone, with {ratio - capacity:.1f} "
+        f"capacity {capacity} from the tubes' height alone, under {ratio - capacity:.2f} "
         "units of headroom: no tube is seen full, and covered or hidden units leave the "
         f"colour counts unable to confirm it (perhaps {capacity - 1})"
     ]
