@@ -1807,7 +1807,9 @@ def _read_slots(
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
         if broken and not weak and not self_check(other.tubes, other.capacity):
-            return other
+            return _twice_unit(
+                other, rival, (images, bg, slots, layout, scale, shape, gaps), params
+            )
         if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
     if broken and not grid and self_check(tubes, capacity):  # no rival unit keeps it either
@@ -1866,7 +1868,7 @@ def _read_slots(
     ]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
-    return Reading(
+    reading = Reading(
         tubes=tubes,
         capacities=[capacity] * len(tubes),
         palette=palette,
@@ -1880,6 +1882,38 @@ def _read_slots(
         size=(int(shape[1]), int(shape[0])),
         doubtful=sorted({k for _, ks in problems for k in ks}),
     )
+    if grid or ambiguous:
+        return reading
+    return _twice_unit(
+        reading, (unit, offset), (images, bg, slots, layout, scale, shape, gaps), params
+    )
+
+
+LEAST_CAPACITY = 3  # units: the fit prefers tubes holding at least this many (see `_pick_unit`)
+
+
+def _twice_unit(reading: Reading, grid: tuple, board: tuple, params: ReaderParams) -> Reading:
+    """`reading`, or the reading on a grid of twice its unit when every colour run of it is an
+    even number of units (see `_even_runs`) and that reading keeps the game's invariant with at
+    least `LEAST_CAPACITY` units a tube. Such runs show no boundary the coarser grid misses:
+    the finer one only split every unit in two (a '?' mark, a glint or JPEG noise cut the
+    cells), and the largest unit explaining every boundary is the drawn one (see
+    `_pick_unit`). The doubt stays on the reading taken: the picture cannot tell them apart."""
+    runs_even = any(p.startswith(f"capacity {reading.capacity} ") for p in reading.problems)
+    if not runs_even or reading.capacity < 2 * LEAST_CAPACITY - 1:
+        return reading
+    unit, offset = grid
+    images, bg, slots, layout, scale, shape, gaps = board
+    other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, (2 * unit, offset))
+    if other.capacity < LEAST_CAPACITY or self_check(other.tubes, other.capacity):
+        return reading
+    if other.covered and not other.ok:  # covered tubes may hold anything: no sure reading
+        return reading
+    note = (
+        f"capacity {other.capacity} or {reading.capacity}: every colour run at units of half "
+        "the height was an even number of them; read with the larger units"
+    )
+    return replace(other, problems=[*other.problems, note])
 
 
 TINT_NEAR = 20.0  # ΔE: a liquid this near the picture beside its tube may be tinted glass
