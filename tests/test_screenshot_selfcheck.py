@@ -472,8 +472,9 @@ def _reading(tubes: list, capacity: int, problems: list[str]) -> Reading:
 
 def test_all_even_runs_are_read_on_twice_the_unit(monkeypatch):
     """Every run two units of six: the reading on units twice as tall (capacity 3) keeps the
-    game's invariant, so it is taken, its doubt kept. Not when that grid breaks the invariant,
-    nor when it would leave fewer than three units a tube (capacity 4 read as 2)."""
+    game's invariant, so it is taken, its doubt kept. When that grid breaks the invariant,
+    the runs halved are taken (not when a '?' run is odd); never when it would leave fewer
+    than three units a tube (capacity 4 read as 2)."""
     fine = [["a", "a", "b", "b", "c", "c"], ["c", "c", "a", "a", "b", "b"]]
     fine += [["b", "b", "c", "c", "a", "a"], []]
     coarse = [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"], []]
@@ -494,7 +495,11 @@ def test_all_even_runs_are_read_on_twice_the_unit(monkeypatch):
     assert not got.ok and "capacity 3 or 6" in got.problems[-1]
     broken = [["a", "b", "c"], ["c", "a", "a"], ["b", "c", "a"], []]
     monkeypatch.setattr(screenshot, "_read_slots", read_on(broken, 3))
-    assert _twice_unit(_reading(fine, 6, doubt), (12.0, 1.5), board, None).capacity == 6
+    halved = _twice_unit(_reading(fine, 6, [doubt[0], "other"]), (12.0, 1.5), board, None)
+    assert halved.tubes == coarse and halved.capacity == 3 and halved.unit_height == 20.0
+    assert halved.problems[0] == "other" and "capacity 3 or 6" in halved.problems[1]
+    odd = [["?", "a", "a", "b", "b", "c"], *fine[1:]]
+    assert _twice_unit(_reading(odd, 6, doubt), (12.0, 1.5), board, None).capacity == 6
     four = [["a", "a", "b", "b"], ["b", "b", "a", "a"]]
     monkeypatch.setattr(screenshot, "_read_slots", read_on([["a", "b"], ["b", "a"]], 2))
     assert (

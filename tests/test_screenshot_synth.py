@@ -331,6 +331,18 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1776, "every run an even number of units at half the unit height: capacity 6 of 3"),
         (1908, "every run an even number of units at half the unit height: capacity 7 of 3"),
         (1415, "every run an even number of units at half the unit height: capacity 9 of 4"),
+        (
+            1666,
+            "all runs even at half the unit, '?' cells lost on twice it: halved, 8 of 4",
+        ),
+        (
+            1675,
+            "all runs even at half the unit, '?' cells lost on twice it: halved, 6 of 3",
+        ),
+        (
+            1691,
+            "all runs even at half the unit, '?' cells lost on twice it: halved, 8 of 4",
+        ),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from pathlib import Path
 
 import cv2
@@ -1895,25 +1896,64 @@ LEAST_CAPACITY = 3  # units: the fit prefers tubes holding at least this many (s
 def _twice_unit(reading: Reading, grid: tuple, board: tuple, params: ReaderParams) -> Reading:
     """`reading`, or the reading on a grid of twice its unit when every colour run of it is an
     even number of units (see `_even_runs`) and that reading keeps the game's invariant with at
-    least `LEAST_CAPACITY` units a tube. Such runs show no boundary the coarser grid misses:
-    the finer one only split every unit in two (a '?' mark, a glint or JPEG noise cut the
-    cells), and the largest unit explaining every boundary is the drawn one (see
-    `_pick_unit`). The doubt stays on the reading taken: the picture cannot tell them apart."""
-    runs_even = any(p.startswith(f"capacity {reading.capacity} ") for p in reading.problems)
+    least `LEAST_CAPACITY` units a tube; else, when every run of '?' cells is even too, the
+    reading with every run halved (see `_halved`) if it keeps the invariant. Such runs show
+    no boundary the coarser grid misses: the finer one only split every unit in two (a '?'
+    mark, a glint or JPEG noise cut the cells), and the largest unit explaining every
+    boundary is the drawn one (see `_pick_unit`). The doubt stays on the reading taken: the
+    picture cannot tell them apart."""
+    runs_even = any("every colour run is an even number" in p for p in reading.problems)
     if not runs_even or reading.capacity < 2 * LEAST_CAPACITY - 1:
         return reading
     unit, offset = grid
     images, bg, slots, layout, scale, shape, gaps = board
     other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, (2 * unit, offset))
-    if other.capacity < LEAST_CAPACITY or self_check(other.tubes, other.capacity):
-        return reading
-    if other.covered and not other.ok:  # covered tubes may hold anything: no sure reading
-        return reading
+    kept = other.capacity >= LEAST_CAPACITY and not self_check(other.tubes, other.capacity)
+    if not kept or (other.covered and not other.ok):  # covered tubes may hold anything
+        other = _halved(reading)
+        if other is None or self_check(other.tubes, other.capacity):
+            return reading
     note = (
         f"capacity {other.capacity} or {reading.capacity}: every colour run at units of half "
         "the height was an even number of them; read with the larger units"
     )
     return replace(other, problems=[*other.problems, note])
+
+
+def _halved(reading: Reading) -> Reading | None:
+    """`reading` with every run of one label (a colour or '?') halved and the capacity too,
+    the units twice as tall, its doubt about even runs dropped (the caller states its own);
+    None when some run or the capacity is odd, or fewer than `LEAST_CAPACITY` units a tube
+    would be left. Each unit's confidence is its pair's least."""
+    if reading.capacity % 2 or reading.capacity // 2 < LEAST_CAPACITY:
+        return None
+    tubes: list[list[str] | None] = []
+    conf: list[list[float] | None] = []
+    for t, c in zip(reading.tubes, reading.confidence, strict=True):
+        if t is None:
+            tubes.append(None)
+            conf.append(None)
+            continue
+        if any(len(list(run)) % 2 for _, run in groupby(t)):
+            return None
+        tubes.append(t[::2])
+        conf.append([min(c[k], c[k + 1]) for k in range(0, len(c), 2)] if c else c)
+    capacity = reading.capacity // 2
+    level = None
+    if reading.fully_visible and not self_check(tubes, capacity):
+        try:
+            level = Level.make([tuple(t) for t in tubes if t is not None], capacity)
+        except PuzzleError:  # defensive, as in `_label`: the reading keeps its doubt anyway
+            level = None
+    return replace(
+        reading,
+        tubes=tubes,
+        confidence=conf,
+        capacities=[capacity] * len(tubes),
+        level=level,
+        unit_height=2 * reading.unit_height,
+        problems=[p for p in reading.problems if "every colour run is an even number" not in p],
+    )
 
 
 TINT_NEAR = 20.0  # ΔE: a liquid this near the picture beside its tube may be tinted glass
