@@ -20,8 +20,10 @@ General image analysis, no game's pixel coordinates or colours:
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
 3. the unit height is the largest height that makes every liquid segment a whole number of
-   units; a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by
-   cell on the unit grid when a grey liquid of the same fill rests on it;
+   units (a reading whose every colour run is an even number of units is read again on twice
+   the unit: `_twice_unit`); a grey run with a mark of other lightness in it is a hidden
+   unit ('?'), cut cell by cell on the unit grid when a grey liquid of the same fill rests
+   on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
@@ -1715,7 +1717,8 @@ def _read_slots(
     reaching below the liquid are cut once the unit is known, and read again (see
     `_liquid_floors`); so are boxes cut under faint glass, raised to its top (see
     `_glass_tops`; `raised`: they were); boxes ending above the liquid under them are grown
-    once (`grown`: done), and read again (see `_liquid_below`)."""
+    once (`grown`: done), and read again (see `_liquid_below`). A reading whose every colour
+    run is an even number of units is tried on twice the unit (see `_twice_unit`)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
