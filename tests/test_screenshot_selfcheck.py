@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from puzzlelab.paths import shared_dir
-from puzzlelab.watersort import Level
+from puzzlelab.watersort import Level, screenshot
 from puzzlelab.watersort.generate import random_deal
 from puzzlelab.watersort.screenshot import (
     DoubtfulReadingError,
@@ -25,6 +25,7 @@ from puzzlelab.watersort.screenshot import (
     _Segment,
     _shown_tops,
     _tinted_full,
+    _twice_unit,
     _under_cells,
     _uneven_rows,
     _unmarked,
@@ -485,6 +486,60 @@ def test_odd_capacity_with_only_even_runs_is_doubtful():
     if reading.capacity != board.capacity:
         assert any("twice the height" in p for p in reading.problems), reading.problems
         assert not reading.ok
+
+
+def _reading(tubes: list, capacity: int, problems: list[str]) -> Reading:
+    """A bare reading of `tubes` at `capacity` with `problems`, for the capacity rules."""
+    return Reading(
+        tubes=tubes,
+        capacities=[capacity] * len(tubes),
+        palette={},
+        boxes=[],
+        confidence=[None] * len(tubes),
+        level=None,
+        layout=[len(tubes)],
+        unit_height=10.0,
+        problems=problems,
+    )
+
+
+def test_all_even_runs_are_read_on_twice_the_unit(monkeypatch):
+    """Every run two units of six: the reading on units twice as tall (capacity 3) keeps the
+    game's invariant, so it is taken, its doubt kept. When that grid breaks the invariant,
+    the runs halved are taken (not when a '?' run is odd); never when it would leave fewer
+    than three units a tube (capacity 4 read as 2)."""
+    fine = [["a", "a", "b", "b", "c", "c"], ["c", "c", "a", "a", "b", "b"]]
+    fine += [["b", "b", "c", "c", "a", "a"], []]
+    coarse = [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"], []]
+    seen: list = []
+
+    def read_on(tubes: list, capacity: int):
+        def fake(*args) -> Reading:
+            seen.append(args[-1])  # the grid asked for
+            return _reading(tubes, capacity, [])
+
+        return fake
+
+    doubt = _even_runs([2] * 6, 6)
+    monkeypatch.setattr(screenshot, "_read_slots", read_on(coarse, 3))
+    board = (None,) * 7
+    got = _twice_unit(_reading(fine, 6, doubt), (12.0, 1.5), board, None)
+    assert got.capacity == 3 and got.tubes == coarse and seen == [(24.0, 1.5)]
+    assert not got.ok and "capacity 3 or 6" in got.problems[-1]
+    broken = [["a", "b", "c"], ["c", "a", "a"], ["b", "c", "a"], []]
+    monkeypatch.setattr(screenshot, "_read_slots", read_on(broken, 3))
+    halved = _twice_unit(_reading(fine, 6, [doubt[0], "other"]), (12.0, 1.5), board, None)
+    assert halved.tubes == coarse and halved.capacity == 3 and halved.unit_height == 20.0
+    assert halved.problems[0] == "other" and "capacity 3 or 6" in halved.problems[1]
+    odd = [["?", "a", "a", "b", "b", "c"], *fine[1:]]
+    assert _twice_unit(_reading(odd, 6, doubt), (12.0, 1.5), board, None).capacity == 6
+    four = [["a", "a", "b", "b"], ["b", "b", "a", "a"]]
+    monkeypatch.setattr(screenshot, "_read_slots", read_on([["a", "b"], ["b", "a"]], 2))
+    assert (
+        _twice_unit(_reading(four, 4, _even_runs([2] * 4, 4)), (9.0, 0.0), board, None).capacity
+        == 4
+    )
+    assert _twice_unit(_reading(fine, 6, []), (12.0, 1.5), board, None).capacity == 6
 
 
 def test_rows_of_very_different_lengths_are_doubtful():

@@ -325,6 +325,25 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1396, "thin '?' marks on a small picture missed: grey 13 times for capacity 5"),
         (1431, "thin '?' marks at round bottoms missed: '?' cells read as grey, capacity 3"),
         (1119, "a bold '?' mark too faint on a small picture: its cell read as a liquid"),
+        (1148, "every run an even number of units at half the unit height: capacity 6 of 3"),
+        (1617, "every run an even number of units at half the unit height: capacity 6 of 3"),
+        (1619, "every run an even number of units at half the unit height: capacity 6 of 3"),
+        (1693, "every run an even number of units at half the unit height: capacity 6 of 3"),
+        (1776, "every run an even number of units at half the unit height: capacity 6 of 3"),
+        (1908, "every run an even number of units at half the unit height: capacity 7 of 3"),
+        (1415, "every run an even number of units at half the unit height: capacity 9 of 4"),
+        (
+            1666,
+            "all runs even at half the unit, '?' cells lost on twice it: halved, 8 of 4",
+        ),
+        (
+            1675,
+            "all runs even at half the unit, '?' cells lost on twice it: halved, 6 of 3",
+        ),
+        (
+            1691,
+            "all runs even at half the unit, '?' cells lost on twice it: halved, 8 of 4",
+        ),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

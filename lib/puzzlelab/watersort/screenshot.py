@@ -20,8 +20,10 @@ General image analysis, no game's pixel coordinates or colours:
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
 3. the unit height is the largest height that makes every liquid segment a whole number of
-   units; a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by
-   cell on the unit grid when a grey liquid of the same fill rests on it;
+   units (a reading whose every colour run is an even number of units is read again on twice
+   the unit: `_twice_unit`); a grey run with a mark of other lightness in it is a hidden
+   unit ('?'), cut cell by cell on the unit grid when a grey liquid of the same fill rests
+   on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
@@ -34,6 +36,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from pathlib import Path
 
 import cv2
@@ -1714,7 +1717,8 @@ def _read_slots(
     reaching below the liquid are cut once the unit is known, and read again (see
     `_liquid_floors`); so are boxes cut under faint glass, raised to its top (see
     `_glass_tops`; `raised`: they were); boxes ending above the liquid under them are grown
-    once (`grown`: done), and read again (see `_liquid_below`)."""
+    once (`grown`: done), and read again (see `_liquid_below`). A reading whose every colour
+    run is an even number of units is tried on twice the unit (see `_twice_unit`)."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
@@ -1807,7 +1811,9 @@ def _read_slots(
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
         if broken and not weak and not self_check(other.tubes, other.capacity):
-            return other
+            return _twice_unit(
+                other, rival, (images, bg, slots, layout, scale, shape, gaps), params
+            )
         if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
     if broken and not grid and self_check(tubes, capacity):  # no rival unit keeps it either
@@ -1867,7 +1873,7 @@ def _read_slots(
     ]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
-    return Reading(
+    reading = Reading(
         tubes=tubes,
         capacities=[capacity] * len(tubes),
         palette=palette,
@@ -1880,6 +1886,77 @@ def _read_slots(
         problems=[text for text, _ in problems],
         size=(int(shape[1]), int(shape[0])),
         doubtful=sorted({k for _, ks in problems for k in ks}),
+    )
+    if grid or ambiguous:
+        return reading
+    return _twice_unit(
+        reading, (unit, offset), (images, bg, slots, layout, scale, shape, gaps), params
+    )
+
+
+LEAST_CAPACITY = 3  # units: the fit prefers tubes holding at least this many (see `_pick_unit`)
+
+
+def _twice_unit(reading: Reading, grid: tuple, board: tuple, params: ReaderParams) -> Reading:
+    """`reading`, or the reading on a grid of twice its unit when every colour run of it is an
+    even number of units (see `_even_runs`) and that reading keeps the game's invariant with at
+    least `LEAST_CAPACITY` units a tube; else, when every run of '?' cells is even too, the
+    reading with every run halved (see `_halved`) if it keeps the invariant. Such runs show
+    no boundary the coarser grid misses: the finer one only split every unit in two (a '?'
+    mark, a glint or JPEG noise cut the cells), and the largest unit explaining every
+    boundary is the drawn one (see `_pick_unit`). The doubt stays on the reading taken: the
+    picture cannot tell them apart."""
+    runs_even = any("every colour run is an even number" in p for p in reading.problems)
+    if not runs_even or reading.capacity < 2 * LEAST_CAPACITY - 1:
+        return reading
+    unit, offset = grid
+    images, bg, slots, layout, scale, shape, gaps = board
+    other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, (2 * unit, offset))
+    kept = other.capacity >= LEAST_CAPACITY and not self_check(other.tubes, other.capacity)
+    if not kept or (other.covered and not other.ok):  # covered tubes may hold anything
+        other = _halved(reading)
+        if other is None or self_check(other.tubes, other.capacity):
+            return reading
+    note = (
+        f"capacity {other.capacity} or {reading.capacity}: every colour run at units of half "
+        "the height was an even number of them; read with the larger units"
+    )
+    return replace(other, problems=[*other.problems, note])
+
+
+def _halved(reading: Reading) -> Reading | None:
+    """`reading` with every run of one label (a colour or '?') halved and the capacity too,
+    the units twice as tall, its doubt about even runs dropped (the caller states its own);
+    None when some run or the capacity is odd, or fewer than `LEAST_CAPACITY` units a tube
+    would be left. Each unit's confidence is its pair's least."""
+    if reading.capacity % 2 or reading.capacity // 2 < LEAST_CAPACITY:
+        return None
+    tubes: list[list[str] | None] = []
+    conf: list[list[float] | None] = []
+    for t, c in zip(reading.tubes, reading.confidence, strict=True):
+        if t is None:
+            tubes.append(None)
+            conf.append(None)
+            continue
+        if any(len(list(run)) % 2 for _, run in groupby(t)):
+            return None
+        tubes.append(t[::2])
+        conf.append([min(c[k], c[k + 1]) for k in range(0, len(c), 2)] if c else c)
+    capacity = reading.capacity // 2
+    level = None
+    if reading.fully_visible and not self_check(tubes, capacity):
+        try:
+            level = Level.make([tuple(t) for t in tubes if t is not None], capacity)
+        except PuzzleError:  # defensive, as in `_label`: the reading keeps its doubt anyway
+            level = None
+    return replace(
+        reading,
+        tubes=tubes,
+        confidence=conf,
+        capacities=[capacity] * len(tubes),
+        level=level,
+        unit_height=2 * reading.unit_height,
+        problems=[p for p in reading.problems if "every colour run is an even number" not in p],
     )
 
 
