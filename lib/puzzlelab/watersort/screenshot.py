@@ -641,7 +641,7 @@ def _fill_row(
     lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
     for b in missed:  # a slot between two tubes: games leave no hole in a row
         faint = prof is not None and _sided(prof, b, 2.0, _inner_walls)  # fainter sides
-        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch)):
+        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch) or _liquid_floor(lab, b, pitch)):
             slots.append((b, True))
             added.add(b)
         elif lo < b[0] < hi:
@@ -698,7 +698,8 @@ def _centre(
         x, y, w, h = last if off < 0 else first
         b = (round(x - np.sign(off) * pitch), y, w, h)
         walls = prof is not None and _sided(prof, b, 2.0, _inner_walls)
-        if not (walls or _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)):
+        seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)
+        if not (walls or seen or _liquid_floor(lab, b, pitch)):
             break
         slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
     end = slots[0] if off < 0 else slots[-1]
@@ -806,6 +807,33 @@ def _tinted(lab: np.ndarray, box: tuple, pitch: float, tol: float = 2.5) -> bool
     if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
         return False
     rows = slice(y + h // 4, y + h - h // 8)
+    gap = max(1, int((pitch - w) / 2))
+    parts = [
+        lab[rows, x + w // 4 : x + w - w // 4],
+        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[rows, x + w + gap // 3 : x + w + gap],
+    ]
+    if any(p.size == 0 for p in parts):
+        return False
+    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
+    near = min(np.linalg.norm(inner - left), np.linalg.norm(inner - right))
+    return bool(near > tol and near > 2 * np.linalg.norm(left - right))
+
+
+FLOOR_BAND = (0.78, 0.94)  # of a box's height: a tube's lowest unit, above its bottom outline
+FLOOR_TOL = 14.0  # ΔE: a liquid differs this much from the background (as `_stands_out`)
+
+
+def _liquid_floor(lab: np.ndarray, box: tuple, pitch: float, tol: float = FLOOR_TOL) -> bool:
+    """True when a slot's lowest band (`FLOOR_BAND`) differs (ΔE of medians over `tol`) from
+    the background at each of its sides, by more than twice as much as the two sides differ:
+    a liquid resting in a tube whose glass is too faint to see (liquid sinks, so a tube with
+    any shows it at its bottom; a background that changes across the slot differs at its
+    sides too)."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    rows = slice(y + round(FLOOR_BAND[0] * h), y + round(FLOOR_BAND[1] * h))
     gap = max(1, int((pitch - w) / 2))
     parts = [
         lab[rows, x + w // 4 : x + w - w // 4],
