@@ -744,9 +744,14 @@ def _common_step(steps: np.ndarray, least: float = 0.0, tol: float = 0.2) -> flo
 
 
 def _pitch_hint(rows: list[list[tuple]]) -> float:
-    """The spacing of the rows that show it (median), for rows of one tube."""
+    """The spacing of the rows that show it, for rows of one tube: the pitch every row's is
+    a whole multiple of, the smallest (a row whose found boxes are every other tube spans
+    two of the board's one pitch); else their median."""
     pitches = [_pitch(row) for row in rows if len(row) > 1]
-    return float(np.median(pitches)) if pitches else 0.0
+    if not pitches:
+        return 0.0
+    common = _common_step(np.array(pitches), 0.9 * min(pitches))
+    return common or float(np.median(pitches))
 
 
 def _sided(prof: np.ndarray, box: tuple, above: float = 3.0, walls=None) -> bool:
