@@ -12,13 +12,16 @@ from puzzlelab.watersort.screenshot import (
     _centre,
     _common_step,
     _even,
+    _gaps_taken,
     _ghosts,
     _holes,
     _icon,
     _inner_walls,
+    _liquid_floor,
     _merge_same,
     _more_rows,
     _pitch,
+    _pitch_hint,
     _profile,
     _segments,
     _shared,
@@ -155,6 +158,39 @@ def test_a_row_half_a_pitch_off_centre_gets_the_tube_whose_walls_show():
     assert got == slots and gaps == [(0, xs[2])]
     prof[[xs[2] + 5, xs[2] + w - 6]] = 2.0
     got = _centre(list(slots), set(), pitch, lab, gaps := [], 0, prof)
+    assert [b[0] for b, _ in got] == xs and gaps == []
+
+
+def _liquid_at_bottom(lab: np.ndarray, box: tuple, height: int = 40) -> np.ndarray:
+    """`lab` with a red liquid `height` pixels high at the bottom of `box`."""
+    x, y, w, h = box
+    lab[y + h - height : y + h, x : x + w] = (45.0, 60.0, 40.0)
+    return lab
+
+
+def test_a_liquid_at_a_slots_bottom_shows_a_tube():
+    """A slot whose glass is too faint to see but whose bottom holds a liquid is a tube
+    (liquid sinks); plain background is not, nor a slot between two sides that differ."""
+    box = (200, 100, 40, 180)
+    assert _liquid_floor(_liquid_at_bottom(_lab_board([]), box), box, 80)
+    assert not _liquid_floor(_lab_board([]), box, 80)
+    assert not _liquid_floor(_liquid_at_bottom(_lab_board([]), box, 8), box, 80)  # a speck
+    ramp = _lab_board([])
+    ramp[:, :, 0] += np.linspace(-40, 40, ramp.shape[1])[None, :]
+    assert not _liquid_floor(ramp, box, 80)
+
+
+def test_a_row_half_a_pitch_off_centre_gets_the_tube_whose_liquid_shows():
+    """Two tubes found half a pitch left of the centre; the slot at the right end shows no
+    glass and no walls, but a liquid at its bottom (seed 1770): a tube. Without the liquid
+    the slot goes to the gaps."""
+    pitch, w, h, y = 80, 40, 180, 100
+    xs = [round(240 + (j - 1) * pitch - w / 2) for j in range(3)]
+    slots = [((x, y, w, h), False) for x in xs[:2]]
+    got = _centre(list(slots), set(), pitch, _lab_board([]), gaps := [], 0)
+    assert got == slots and gaps == [(0, xs[2])]
+    lab = _liquid_at_bottom(_lab_board([]), (xs[2], y, w, h))
+    got = _centre(list(slots), set(), pitch, lab, gaps := [], 0)
     assert [b[0] for b, _ in got] == xs and gaps == []
 
 
@@ -323,3 +359,43 @@ def test_the_tube_width_most_bands_show_beats_one_strong_band():
     found = [*band, letters]
     assert max(found, key=lambda f: _shared(f, found)) is band[0]
     assert max([band[0], letters], key=lambda f: _shared(f, [band[0], letters])) is letters
+
+
+def test_one_tube_rows_take_the_pitch_every_rows_pitch_is_a_multiple_of():
+    """A row found at every tube (pitch 68) and one found at every other tube (136): the
+    board's one pitch is 68, not their median (102, seed 1856); pitches no whole multiple
+    of the smallest keep the median."""
+    w, h = 40, 100
+
+    def row(step: int, n: int) -> list:
+        return [((20 + j * step, 0, w, h), False) for j in range(n)]
+
+    assert _pitch_hint([row(68, 3), row(136, 3)]) == pytest.approx(68, abs=0.5)
+    assert _pitch_hint([row(60, 3), row(90, 3)]) == pytest.approx(75)
+    assert _pitch_hint([row(68, 1)]) == 0.0
+
+
+def _striped(lab: np.ndarray, xs: list[int], w: int, top: int, h: int) -> np.ndarray:
+    """`lab` with stacks of liquid (a colour change every 20 rows) at columns `xs`."""
+    for x in xs:
+        for k, y in enumerate(range(top, top + h, 20)):
+            lab[y : y + 20, x : x + w] = (30.0 + 40 * (k % 2), 40.0, 10.0)
+    return lab
+
+
+def test_a_comb_on_the_gaps_is_seen_through_one_bubble():
+    """A comb whose boxes are the gaps between tubes of liquid: no box shows a colour change
+    while the spaces between do; a bubble of the background crossing one gap (a change or
+    two, fewer than a liquid's) leaves it the gaps (seed 3096), a second one does not."""
+    top, h, w = 100, 200, 40
+    tubes = [60 + j * 90 for j in range(5)]
+    lab = _striped(_lab_board([]), tubes, w, top, h)
+    pairs = [(x + w + 5, x + 90 - 5) for x in tubes[:-1]]
+    gw = pairs[0][1] - pairs[0][0]
+    assert _gaps_taken(lab, pairs, 90.0, gw, (top, top + h))
+    x0 = pairs[1][0] + gw // 2
+    lab[150:152, x0 - 10 : x0 + 10] = (90.0, 0.0, 0.0)  # a bubble's rim across a gap
+    assert _gaps_taken(lab, pairs, 90.0, gw, (top, top + h))
+    x1 = pairs[2][0] + gw // 2
+    lab[150:152, x1 - 10 : x1 + 10] = (90.0, 0.0, 0.0)
+    assert not _gaps_taken(lab, pairs, 90.0, gw, (top, top + h))

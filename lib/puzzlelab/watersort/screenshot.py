@@ -1100,8 +1100,9 @@ def _comb_rows(
             continue
         w = int(np.median([r - left for left, r in pairs])) + 1
         top, bottom = _extent(side, lab, pairs, w, (a, b))
-        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
-            pairs = _tubes_between(pairs, pitch, w, width)
+        step = _pair_step(pairs, pitch)
+        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, step, w, (top, bottom)):
+            pairs, pitch = _tubes_between(pairs, step, w, width), step
             w = int(np.median([r - left for left, r in pairs])) + 1
             top, bottom = _extent(side, lab, pairs, w, (a, b))
         if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
@@ -1155,19 +1156,31 @@ def _changes(lab: np.ndarray, box: tuple, jump: float = 12.0) -> int:
     return int((np.linalg.norm(prof[3:] - prof[:-3], axis=1) > jump).sum())
 
 
+def _pair_step(pairs: list, pitch: float) -> float:
+    """The step between a comb's sides found (median), or its `pitch` for fewer than three:
+    a comb whose every other slot is empty has the double step between its pairs."""
+    lefts = [left for left, _ in pairs]
+    return float(np.median(np.diff(lefts))) if len(lefts) >= 3 else pitch
+
+
+LIQUID_CHANGES = 6  # image rows of colour change down a space that show liquid in it
+
+
 def _gaps_taken(lab: np.ndarray, pairs: list, pitch: float, w: int, span: tuple) -> bool:
     """True when a comb's three or more boxes are the gaps between the tubes: gaps about as
     wide as tubes (0.6 to 1.6 times) give the same sides, but no box shows a colour change
-    (`_changes`: at most 2 rows) while most spaces between them do (6 rows or more):
-    liquid lies in tubes, not between them."""
+    (`_changes`: at most 2 rows; one box may show fewer than a liquid's, a bubble or a
+    streak of the background crossing a gap) while most spaces between them do (6 rows or
+    more): liquid lies in tubes, not between them."""
     top, bottom = span
     if len(pairs) < 3 or not 0.6 * w <= pitch - w <= 1.6 * w:
         return False
     mine = [_changes(lab, (left, top, w, bottom - top)) for left, _ in pairs]
     shift = round(w + (pitch - 2 * w) / 2)
     between = [_changes(lab, (left + shift, top, w, bottom - top)) for left, _ in pairs[:-1]]
-    held = sum(c >= 6 for c in between)
-    return max(mine) <= 2 and min(mine) >= 0 and 2 * held >= len(between)
+    held = sum(c >= LIQUID_CHANGES for c in between)
+    quiet = sorted(mine)[-2] <= 2 and max(mine) < LIQUID_CHANGES
+    return quiet and min(mine) >= 0 and 2 * held >= len(between)
 
 
 def _tubes_between(pairs: list, pitch: float, w: int, width: int) -> list:
