@@ -20,6 +20,7 @@ from puzzlelab.watersort.screenshot import (
     _liquid_floor,
     _merge_same,
     _more_rows,
+    _pair_step,
     _pitch,
     _pitch_hint,
     _profile,
@@ -399,3 +400,12 @@ def test_a_comb_on_the_gaps_is_seen_through_one_bubble():
     x1 = pairs[2][0] + gw // 2
     lab[150:152, x1 - 10 : x1 + 10] = (90.0, 0.0, 0.0)
     assert not _gaps_taken(lab, pairs, 90.0, gw, (top, top + h))
+
+
+def test_a_combs_gaps_are_judged_at_the_step_between_its_pairs():
+    """A comb whose pairs stand 94 apart at a pitch of 47 (every other slot empty: its
+    boxes were the gaps between tubes 94 apart, seed 1912) is judged at 94; fewer than
+    three pairs keep the comb's pitch."""
+    pairs = [(100, 140), (194, 235), (289, 327), (380, 421)]
+    assert _pair_step(pairs, 47.0) == pytest.approx(94, abs=1)
+    assert _pair_step(pairs[:2], 47.0) == 47.0

@@ -13,7 +13,8 @@ General image analysis, no game's pixel coordinates or colours:
    tubes hidden behind curtains; games centre their rows, leave no hole in a row and stack
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
-   background, weaker side edges);
+   background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
+   glass too faint to see shows its lowest unit);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
