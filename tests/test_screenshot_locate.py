@@ -12,7 +12,6 @@ from puzzlelab.watersort.screenshot import (
     _centre,
     _common_step,
     _even,
-    _gaps_taken,
     _ghosts,
     _holes,
     _icon,
@@ -20,7 +19,6 @@ from puzzlelab.watersort.screenshot import (
     _liquid_floor,
     _merge_same,
     _more_rows,
-    _pair_step,
     _pitch,
     _pitch_hint,
     _profile,
@@ -374,38 +372,3 @@ def test_one_tube_rows_take_the_pitch_every_rows_pitch_is_a_multiple_of():
     assert _pitch_hint([row(68, 3), row(136, 3)]) == pytest.approx(68, abs=0.5)
     assert _pitch_hint([row(60, 3), row(90, 3)]) == pytest.approx(75)
     assert _pitch_hint([row(68, 1)]) == 0.0
-
-
-def _striped(lab: np.ndarray, xs: list[int], w: int, top: int, h: int) -> np.ndarray:
-    """`lab` with stacks of liquid (a colour change every 20 rows) at columns `xs`."""
-    for x in xs:
-        for k, y in enumerate(range(top, top + h, 20)):
-            lab[y : y + 20, x : x + w] = (30.0 + 40 * (k % 2), 40.0, 10.0)
-    return lab
-
-
-def test_a_comb_on_the_gaps_is_seen_through_one_bubble():
-    """A comb whose boxes are the gaps between tubes of liquid: no box shows a colour change
-    while the spaces between do; a bubble of the background crossing one gap (a change or
-    two, fewer than a liquid's) leaves it the gaps (seed 3096), a second one does not."""
-    top, h, w = 100, 200, 40
-    tubes = [60 + j * 90 for j in range(5)]
-    lab = _striped(_lab_board([]), tubes, w, top, h)
-    pairs = [(x + w + 5, x + 90 - 5) for x in tubes[:-1]]
-    gw = pairs[0][1] - pairs[0][0]
-    assert _gaps_taken(lab, pairs, 90.0, gw, (top, top + h))
-    x0 = pairs[1][0] + gw // 2
-    lab[150:152, x0 - 10 : x0 + 10] = (90.0, 0.0, 0.0)  # a bubble's rim across a gap
-    assert _gaps_taken(lab, pairs, 90.0, gw, (top, top + h))
-    x1 = pairs[2][0] + gw // 2
-    lab[150:152, x1 - 10 : x1 + 10] = (90.0, 0.0, 0.0)
-    assert not _gaps_taken(lab, pairs, 90.0, gw, (top, top + h))
-
-
-def test_a_combs_gaps_are_judged_at_the_step_between_its_pairs():
-    """A comb whose pairs stand 94 apart at a pitch of 47 (every other slot empty: its
-    boxes were the gaps between tubes 94 apart, seed 1912) is judged at 94; fewer than
-    three pairs keep the comb's pitch."""
-    pairs = [(100, 140), (194, 235), (289, 327), (380, 421)]
-    assert _pair_step(pairs, 47.0) == pytest.approx(94, abs=1)
-    assert _pair_step(pairs[:2], 47.0) == 47.0

@@ -239,7 +239,8 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
     when the outlines' rows are stacked as no game stacks them (see `_stacked`: their count
     then means nothing) and the comb's are not. Rows inside an ad banner are neither's (see
-    `_banner_top`), nor are outlines far smaller than the comb's tubes (see `_details`)."""
+    `_banner_top`), nor is a row of faint tubes seen there at the rows' step, nor are
+    outlines far smaller than the comb's tubes (see `_details`)."""
     shapes = _shapes(img)
     banner = _banner_top(lab)
     outline = _above(_outline_rows(shapes), banner)
@@ -247,7 +248,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     if _details(outline, comb):
         outline = []
     if not comb or not outline:
-        return _more_rows(comb or outline, lab, side)
+        return _above(_more_rows(comb or outline, lab, side), banner)
     rows_ok = _levels(comb) >= _levels(outline)
     matched = any(not odd for row in outline for _, odd in row)  # else no outline told the size
     spaced = [_assemble(found, lab, side, []) for found in (comb, outline)]
@@ -256,14 +257,14 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
     pick = pick and (_alike(comb) or not _alike(outline))
-    rows = _more_rows(comb if pick else outline, lab, side)
+    rows = _above(_more_rows(comb if pick else outline, lab, side), banner)
     if pick:
         return rows
     mine = _assemble(rows, lab, side, [])
     stacked = _stacked(mine)
     if _even([len(row) for row in mine]) and stacked:
         return rows
-    other = _more_rows(comb, lab, side)
+    other = _above(_more_rows(comb, lab, side), banner)
     theirs = _assemble(other, lab, side, [])
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
@@ -1101,9 +1102,8 @@ def _comb_rows(
             continue
         w = int(np.median([r - left for left, r in pairs])) + 1
         top, bottom = _extent(side, lab, pairs, w, (a, b))
-        step = _pair_step(pairs, pitch)
-        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, step, w, (top, bottom)):
-            pairs, pitch = _tubes_between(pairs, step, w, width), step
+        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
+            pairs = _tubes_between(pairs, pitch, w, width)
             w = int(np.median([r - left for left, r in pairs])) + 1
             top, bottom = _extent(side, lab, pairs, w, (a, b))
         if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
@@ -1157,31 +1157,19 @@ def _changes(lab: np.ndarray, box: tuple, jump: float = 12.0) -> int:
     return int((np.linalg.norm(prof[3:] - prof[:-3], axis=1) > jump).sum())
 
 
-def _pair_step(pairs: list, pitch: float) -> float:
-    """The step between a comb's sides found (median), or its `pitch` for fewer than three:
-    a comb whose every other slot is empty has the double step between its pairs."""
-    lefts = [left for left, _ in pairs]
-    return float(np.median(np.diff(lefts))) if len(lefts) >= 3 else pitch
-
-
-LIQUID_CHANGES = 6  # image rows of colour change down a space that show liquid in it
-
-
 def _gaps_taken(lab: np.ndarray, pairs: list, pitch: float, w: int, span: tuple) -> bool:
     """True when a comb's three or more boxes are the gaps between the tubes: gaps about as
     wide as tubes (0.6 to 1.6 times) give the same sides, but no box shows a colour change
-    (`_changes`: at most 2 rows; one box may show fewer than a liquid's, a bubble or a
-    streak of the background crossing a gap) while most spaces between them do (6 rows or
-    more): liquid lies in tubes, not between them."""
+    (`_changes`: at most 2 rows) while most spaces between them do (6 rows or more):
+    liquid lies in tubes, not between them."""
     top, bottom = span
     if len(pairs) < 3 or not 0.6 * w <= pitch - w <= 1.6 * w:
         return False
     mine = [_changes(lab, (left, top, w, bottom - top)) for left, _ in pairs]
     shift = round(w + (pitch - 2 * w) / 2)
     between = [_changes(lab, (left + shift, top, w, bottom - top)) for left, _ in pairs[:-1]]
-    held = sum(c >= LIQUID_CHANGES for c in between)
-    quiet = sorted(mine)[-2] <= 2 and max(mine) < LIQUID_CHANGES
-    return quiet and min(mine) >= 0 and 2 * held >= len(between)
+    held = sum(c >= 6 for c in between)
+    return max(mine) <= 2 and min(mine) >= 0 and 2 * held >= len(between)
 
 
 def _tubes_between(pairs: list, pitch: float, w: int, width: int) -> list:
