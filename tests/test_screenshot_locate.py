@@ -372,3 +372,29 @@ def test_one_tube_rows_take_the_pitch_every_rows_pitch_is_a_multiple_of():
     assert _pitch_hint([row(68, 3), row(136, 3)]) == pytest.approx(68, abs=0.5)
     assert _pitch_hint([row(60, 3), row(90, 3)]) == pytest.approx(75)
     assert _pitch_hint([row(68, 1)]) == 0.0
+
+
+def test_no_row_of_faint_tubes_is_taken_inside_an_ad_banner():
+    """Two rows of outlined tubes 250 pixels apart over a full-width ad banner at the
+    picture's bottom, with slots of lighter colour in the banner where a third row would
+    stand (letters, seed 2043): two rows; without the banner the faint row is a third."""
+    w, h, pitch = 40, 100, 80
+
+    def picture(banner: bool) -> np.ndarray:
+        img = np.zeros((800, 480, 3), np.uint8)
+        img[:] = BG
+        if banner:
+            img[690:] = (40, 160, 110)
+        for top in (150, 400, 650):
+            for j in range(4):
+                x = round(240 + (j - 1.5) * pitch - w / 2)
+                if top < 650:
+                    cv2.rectangle(img, (x, top), (x + w - 1, top + h - 1), (235, 235, 235), 3)
+                    img[top + 60 : top + h - 3, x + 3 : x + w - 3] = (220, 40, 40)
+                else:
+                    cell = img[top : top + h, x : x + w].astype(float)
+                    img[top : top + h, x : x + w] = (cell + 0.12 * (255 - cell)).astype(np.uint8)
+        return img
+
+    assert len(find_tubes(picture(banner=True))) == 2
+    assert len(find_tubes(picture(banner=False))) == 3
