@@ -16,9 +16,11 @@ from puzzlelab.watersort.screenshot import (
     _holes,
     _icon,
     _inner_walls,
+    _liquid_floor,
     _merge_same,
     _more_rows,
     _pitch,
+    _pitch_hint,
     _profile,
     _segments,
     _shared,
@@ -155,6 +157,39 @@ def test_a_row_half_a_pitch_off_centre_gets_the_tube_whose_walls_show():
     assert got == slots and gaps == [(0, xs[2])]
     prof[[xs[2] + 5, xs[2] + w - 6]] = 2.0
     got = _centre(list(slots), set(), pitch, lab, gaps := [], 0, prof)
+    assert [b[0] for b, _ in got] == xs and gaps == []
+
+
+def _liquid_at_bottom(lab: np.ndarray, box: tuple, height: int = 40) -> np.ndarray:
+    """`lab` with a red liquid `height` pixels high at the bottom of `box`."""
+    x, y, w, h = box
+    lab[y + h - height : y + h, x : x + w] = (45.0, 60.0, 40.0)
+    return lab
+
+
+def test_a_liquid_at_a_slots_bottom_shows_a_tube():
+    """A slot whose glass is too faint to see but whose bottom holds a liquid is a tube
+    (liquid sinks); plain background is not, nor a slot between two sides that differ."""
+    box = (200, 100, 40, 180)
+    assert _liquid_floor(_liquid_at_bottom(_lab_board([]), box), box, 80)
+    assert not _liquid_floor(_lab_board([]), box, 80)
+    assert not _liquid_floor(_liquid_at_bottom(_lab_board([]), box, 8), box, 80)  # a speck
+    ramp = _lab_board([])
+    ramp[:, :, 0] += np.linspace(-40, 40, ramp.shape[1])[None, :]
+    assert not _liquid_floor(ramp, box, 80)
+
+
+def test_a_row_half_a_pitch_off_centre_gets_the_tube_whose_liquid_shows():
+    """Two tubes found half a pitch left of the centre; the slot at the right end shows no
+    glass and no walls, but a liquid at its bottom (seed 1770): a tube. Without the liquid
+    the slot goes to the gaps."""
+    pitch, w, h, y = 80, 40, 180, 100
+    xs = [round(240 + (j - 1) * pitch - w / 2) for j in range(3)]
+    slots = [((x, y, w, h), False) for x in xs[:2]]
+    got = _centre(list(slots), set(), pitch, _lab_board([]), gaps := [], 0)
+    assert got == slots and gaps == [(0, xs[2])]
+    lab = _liquid_at_bottom(_lab_board([]), (xs[2], y, w, h))
+    got = _centre(list(slots), set(), pitch, lab, gaps := [], 0)
     assert [b[0] for b, _ in got] == xs and gaps == []
 
 
@@ -323,3 +358,43 @@ def test_the_tube_width_most_bands_show_beats_one_strong_band():
     found = [*band, letters]
     assert max(found, key=lambda f: _shared(f, found)) is band[0]
     assert max([band[0], letters], key=lambda f: _shared(f, [band[0], letters])) is letters
+
+
+def test_one_tube_rows_take_the_pitch_every_rows_pitch_is_a_multiple_of():
+    """A row found at every tube (pitch 68) and one found at every other tube (136): the
+    board's one pitch is 68, not their median (102, seed 1856); pitches no whole multiple
+    of the smallest keep the median."""
+    w, h = 40, 100
+
+    def row(step: int, n: int) -> list:
+        return [((20 + j * step, 0, w, h), False) for j in range(n)]
+
+    assert _pitch_hint([row(68, 3), row(136, 3)]) == pytest.approx(68, abs=0.5)
+    assert _pitch_hint([row(60, 3), row(90, 3)]) == pytest.approx(75)
+    assert _pitch_hint([row(68, 1)]) == 0.0
+
+
+def test_no_row_of_faint_tubes_is_taken_inside_an_ad_banner():
+    """Two rows of outlined tubes 250 pixels apart over a full-width ad banner at the
+    picture's bottom, with slots of lighter colour in the banner where a third row would
+    stand (letters, seed 2043): two rows; without the banner the faint row is a third."""
+    w, h, pitch = 40, 100, 80
+
+    def picture(banner: bool) -> np.ndarray:
+        img = np.zeros((800, 480, 3), np.uint8)
+        img[:] = BG
+        if banner:
+            img[690:] = (40, 160, 110)
+        for top in (150, 400, 650):
+            for j in range(4):
+                x = round(240 + (j - 1.5) * pitch - w / 2)
+                if top < 650:
+                    cv2.rectangle(img, (x, top), (x + w - 1, top + h - 1), (235, 235, 235), 3)
+                    img[top + 60 : top + h - 3, x + 3 : x + w - 3] = (220, 40, 40)
+                else:
+                    cell = img[top : top + h, x : x + w].astype(float)
+                    img[top : top + h, x : x + w] = (cell + 0.12 * (255 - cell)).astype(np.uint8)
+        return img
+
+    assert len(find_tubes(picture(banner=True))) == 2
+    assert len(find_tubes(picture(banner=False))) == 3

@@ -344,6 +344,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
             1691,
             "all runs even at half the unit, '?' cells lost on twice it: halved, 8 of 4",
         ),
+        (1770, "a tube of unseen glass at a row's end, only its bottom unit shows: 5, 4 for 5, 5"),
+        (1856, "a one-tube row spaced at the median of a pitch and its double: 3 tubes for 4"),
+        (1925, "a one-tube row spaced at the median of a pitch and its double: 6, 7 for 8"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -13,7 +13,8 @@ General image analysis, no game's pixel coordinates or colours:
    tubes hidden behind curtains; games centre their rows, leave no hole in a row and stack
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
-   background, weaker side edges);
+   background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
+   glass too faint to see shows its lowest unit);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
@@ -241,7 +242,8 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     in a way no game does and the comb's, as many tubes or more, do not (see `_even`), or
     when the outlines' rows are stacked as no game stacks them (see `_stacked`: their count
     then means nothing) and the comb's are not. Rows inside an ad banner are neither's (see
-    `_banner_top`), nor are outlines far smaller than the comb's tubes (see `_details`)."""
+    `_banner_top`), nor is a row of faint tubes seen there at the rows' step, nor are
+    outlines far smaller than the comb's tubes (see `_details`)."""
     shapes = _shapes(img)
     banner = _banner_top(lab)
     outline = _above(_outline_rows(shapes), banner)
@@ -249,7 +251,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     if _details(outline, comb):
         outline = []
     if not comb or not outline:
-        return _more_rows(comb or outline, lab, side)
+        return _above(_more_rows(comb or outline, lab, side), banner)
     rows_ok = _levels(comb) >= _levels(outline)
     matched = any(not odd for row in outline for _, odd in row)  # else no outline told the size
     spaced = [_assemble(found, lab, side, []) for found in (comb, outline)]
@@ -258,14 +260,14 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     more = more and rows_ok
     pick = more and _explains(comb, outline) and _same_pitch(comb, outline)
     pick = pick and (_alike(comb) or not _alike(outline))
-    rows = _more_rows(comb if pick else outline, lab, side)
+    rows = _above(_more_rows(comb if pick else outline, lab, side), banner)
     if pick:
         return rows
     mine = _assemble(rows, lab, side, [])
     stacked = _stacked(mine)
     if _even([len(row) for row in mine]) and stacked:
         return rows
-    other = _more_rows(comb, lab, side)
+    other = _above(_more_rows(comb, lab, side), banner)
     theirs = _assemble(other, lab, side, [])
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
@@ -644,7 +646,7 @@ def _fill_row(
     lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
     for b in missed:  # a slot between two tubes: games leave no hole in a row
         faint = prof is not None and _sided(prof, b, 2.0, _inner_walls)  # fainter sides
-        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch)):
+        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch) or _liquid_floor(lab, b, pitch)):
             slots.append((b, True))
             added.add(b)
         elif lo < b[0] < hi:
@@ -701,7 +703,8 @@ def _centre(
         x, y, w, h = last if off < 0 else first
         b = (round(x - np.sign(off) * pitch), y, w, h)
         walls = prof is not None and _sided(prof, b, 2.0, _inner_walls)
-        if not (walls or _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)):
+        seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)
+        if not (walls or seen or _liquid_floor(lab, b, pitch)):
             break
         slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
     end = slots[0] if off < 0 else slots[-1]
@@ -746,9 +749,14 @@ def _common_step(steps: np.ndarray, least: float = 0.0, tol: float = 0.2) -> flo
 
 
 def _pitch_hint(rows: list[list[tuple]]) -> float:
-    """The spacing of the rows that show it (median), for rows of one tube."""
+    """The spacing of the rows that show it, for rows of one tube: the pitch every row's is
+    a whole multiple of, the smallest (a row whose found boxes are every other tube spans
+    two of the board's one pitch); else their median."""
     pitches = [_pitch(row) for row in rows if len(row) > 1]
-    return float(np.median(pitches)) if pitches else 0.0
+    if not pitches:
+        return 0.0
+    common = _common_step(np.array(pitches), 0.9 * min(pitches))
+    return common or float(np.median(pitches))
 
 
 def _sided(prof: np.ndarray, box: tuple, above: float = 3.0, walls=None) -> bool:
@@ -809,6 +817,33 @@ def _tinted(lab: np.ndarray, box: tuple, pitch: float, tol: float = 2.5) -> bool
     if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
         return False
     rows = slice(y + h // 4, y + h - h // 8)
+    gap = max(1, int((pitch - w) / 2))
+    parts = [
+        lab[rows, x + w // 4 : x + w - w // 4],
+        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[rows, x + w + gap // 3 : x + w + gap],
+    ]
+    if any(p.size == 0 for p in parts):
+        return False
+    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
+    near = min(np.linalg.norm(inner - left), np.linalg.norm(inner - right))
+    return bool(near > tol and near > 2 * np.linalg.norm(left - right))
+
+
+FLOOR_BAND = (0.78, 0.94)  # of a box's height: a tube's lowest unit, above its bottom outline
+FLOOR_TOL = 14.0  # ΔE: a liquid differs this much from the background (as `_stands_out`)
+
+
+def _liquid_floor(lab: np.ndarray, box: tuple, pitch: float, tol: float = FLOOR_TOL) -> bool:
+    """True when a slot's lowest band (`FLOOR_BAND`) differs (ΔE of medians over `tol`) from
+    the background at each of its sides, by more than twice as much as the two sides differ:
+    a liquid resting in a tube whose glass is too faint to see (liquid sinks, so a tube with
+    any shows it at its bottom; a background that changes across the slot differs at its
+    sides too)."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    rows = slice(y + round(FLOOR_BAND[0] * h), y + round(FLOOR_BAND[1] * h))
     gap = max(1, int((pitch - w) / 2))
     parts = [
         lab[rows, x + w // 4 : x + w - w // 4],
