@@ -1817,6 +1817,18 @@ def _read_slots(
                 per_tube, out = faint, alt
                 tubes, conf, capacity, level, problems, palette = out
                 runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+    lows: list[int] = []
+    if broken and not grid and self_check(tubes, capacity):  # a liquid read as glass?
+        fuller, lows = _completed(
+            per_tube, marks.get("lows", {}), out, [b for b, _ in slots], (unit, offset)
+        )
+        alt = _choose(fuller, geo, covered_idx, params, rims, rimmed) if lows else out
+        if lows and not self_check(alt[0], alt[2]):
+            per_tube, out = fuller, alt
+            tubes, conf, capacity, level, problems, palette = out
+            runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+        else:
+            lows = []
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
@@ -1863,6 +1875,10 @@ def _read_slots(
     problems += [
         (f"tube {k}: a run under the headroom, unlike its glass, read as glass: a liquid?", [k])
         for k in lids + marks.get("lids", [])
+    ]
+    problems += [
+        (f"tube {k}: a run read as glass taken as the top unit its colour lacked: check it", [k])
+        for k in lows
     ]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
@@ -2676,12 +2692,63 @@ def _segment_tubes(
             if s.kind == "hidden":
                 s.glyphs = _count_glyphs(images, box, s)
         per_tube.append(_stack(segs, box))
+        if len(slots) > 1 and (low := _glass_on(segs, per_tube[-1], box)) is not None:
+            marks.setdefault("lows", {})[k] = low
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
 
 
 SURE_GLASS = 8.0  # ΔE: a run this near the glass at its height is empty space for sure
+
+
+def _glass_on(segs: list[_Segment], stack: list[_Segment], box: tuple) -> _Segment | None:
+    """The run taken for glass right above a tube's stack (`segs` from the top, `stack`
+    bottom first), the outline across the bottom left out; None when there is none."""
+    top = stack[-1].y0 if stack else box[1] + box[3]
+    runs = [s for s in segs if s.kind == "empty" and s.y1 <= top and not _bottom_edge(s, box)]
+    return runs[-1] if runs else None
+
+
+def _colour_labs(per_tube: list, tubes: list) -> dict[str, np.ndarray]:
+    """Mean CIELAB colour per colour name of a labelled reading (`tubes`, from `per_tube`)."""
+    seen: dict[str, list] = {}
+    for segs, names in zip(per_tube, tubes, strict=True):
+        i = 0
+        for s in segs or []:
+            if s.kind == "liquid" and s.units:
+                seen.setdefault(names[i], []).append(s.lab)
+            i += s.units
+    return {c: np.mean(v, axis=0) for c, v in seen.items()}
+
+
+def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple) -> tuple:
+    """`per_tube` with runs taken for glass put back as top units, and their tubes, when each
+    lies right on its stack on the unit grid (see `_top_unit`), is not the glass's very
+    colour (see `_glassy`) and is nearest (under `JOIN_DELTA_E`) a colour the fully visible reading
+    `out` saw fewer than capacity times: a liquid near the glass seen over a picture. The
+    game's invariant decides (the caller keeps it only when it then holds)."""
+    tubes, capacity = out[0], out[2]
+    if any(t is None or HIDDEN in t for t in tubes):
+        return per_tube, []
+    counts = Counter(u for t in tubes for u in t)
+    labs = _colour_labs(per_tube, tubes)
+    if not labs or all(m >= capacity for m in counts.values()):
+        return per_tube, []
+    names = list(labs)
+    centres = np.array([labs[c] for c in names])
+    variant = [list(t) for t in per_tube]
+    added = []
+    for k, run in sorted(lows.items()):
+        near = np.linalg.norm(centres - run.lab, axis=1)
+        c = names[int(near.argmin())]
+        if not _glassy(run) or near.min() >= JOIN_DELTA_E or counts[c] >= capacity:
+            continue
+        top = _top_unit(variant[k], run, boxes[k], *grid)
+        if top is not None:
+            variant[k].append(top)
+            added.append(k)
+    return variant, added
 
 
 def _under_headroom(
