@@ -1819,9 +1819,15 @@ def _read_slots(
                 runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     lows: list[int] = []
     if broken and not grid and self_check(tubes, capacity):  # a liquid read as glass?
-        fuller, lows = _completed(
-            per_tube, marks.get("lows", {}), out, [b for b, _ in slots], (unit, offset)
+        fuller, lows = _grounded(images, slots, per_tube, marks, unit, offset)
+        if lows:
+            first = _choose(fuller, geo, covered_idx, params, rims, rimmed)
+        else:
+            fuller, first = per_tube, out
+        fuller, tops = _completed(
+            fuller, marks.get("lows", {}), first, [b for b, _ in slots], (unit, offset)
         )
+        lows = sorted(set(lows + tops))
         alt = _choose(fuller, geo, covered_idx, params, rims, rimmed) if lows else out
         if lows and not self_check(alt[0], alt[2]):
             per_tube, out = fuller, alt
@@ -1877,7 +1883,10 @@ def _read_slots(
         for k in lids + marks.get("lids", [])
     ]
     problems += [
-        (f"tube {k}: a run read as glass taken as the top unit its colour lacked: check it", [k])
+        (
+            f"tube {k}: a run read as glass taken as liquid, so every colour fills capacity: check it",
+            [k],
+        )
         for k in lows
     ]
     inv = 1 / scale
@@ -2694,6 +2703,8 @@ def _segment_tubes(
         per_tube.append(_stack(segs, box))
         if len(slots) > 1 and (low := _glass_on(segs, per_tube[-1], box)) is not None:
             marks.setdefault("lows", {})[k] = low
+        if len(slots) > 1 and (afloat := _afloat(segs, box)) is not None:
+            marks.setdefault("afloat", {})[k] = _stack(afloat, box)
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
@@ -2710,10 +2721,31 @@ def _glass_on(segs: list[_Segment], stack: list[_Segment], box: tuple) -> _Segme
     return runs[-1] if runs else None
 
 
+def _afloat(segs: list[_Segment], box: tuple) -> list[_Segment] | None:
+    """Copies of a tube's runs (from the top) with every run taken for glass under a tall
+    run of liquid (see `_floating`) read as liquid, or None when there is none: liquid never
+    floats, so glass seen there is a liquid of the glass's very colour (or the liquid above
+    is none: the invariant decides, see `_completed`)."""
+    tall = [i for i, s in enumerate(segs) if _tall_liquid(s, box)]
+    if not tall:
+        return None
+    low = {
+        i
+        for i, s in enumerate(segs)
+        if i > tall[0] and s.kind == "empty" and not _bottom_edge(s, box)
+    }
+    if not low:
+        return None
+    return [replace(s, kind="liquid") if i in low else replace(s) for i, s in enumerate(segs)]
+
+
 def _colour_labs(per_tube: list, tubes: list) -> dict[str, np.ndarray]:
-    """Mean CIELAB colour per colour name of a labelled reading (`tubes`, from `per_tube`)."""
+    """Mean CIELAB colour per colour name of a labelled reading (`tubes`, from `per_tube`;
+    tubes whose units the reading changed are left out)."""
     seen: dict[str, list] = {}
     for segs, names in zip(per_tube, tubes, strict=True):
+        if sum(s.units for s in segs or []) != len(names or []):
+            continue  # read otherwise (a variant of `_choose`)
         i = 0
         for s in segs or []:
             if s.kind == "liquid" and s.units:
@@ -2722,8 +2754,20 @@ def _colour_labs(per_tube: list, tubes: list) -> dict[str, np.ndarray]:
     return {c: np.mean(v, axis=0) for c, v in seen.items()}
 
 
+def _grounded(images, slots: list, per_tube: list, marks: dict, unit: float, offset: float):
+    """`per_tube` with every fully seen tube that shows liquid above glass (`marks["afloat"]`,
+    see `_afloat`) read down to its bottom, counted, and those tubes."""
+    afloat = {k: v for k, v in marks.get("afloat", {}).items() if per_tube[k] is not None}
+    out = list(per_tube)
+    for k, segs in afloat.items():
+        box = slots[k][0]
+        out[k] = _counted(images, box, [replace(s) for s in segs], unit, offset, marks)
+    return out, sorted(afloat)
+
+
 def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple) -> tuple:
-    """`per_tube` with runs taken for glass put back as top units, and their tubes, when each
+    """`per_tube` with runs taken for glass put back as top units, and their tubes (`lows`:
+    per tube, the run taken for glass right above its stack), when each
     lies right on its stack on the unit grid (see `_top_unit`), is not the glass's very
     colour (see `_glassy`) and is nearest (under `JOIN_DELTA_E`) a colour the fully visible reading
     `out` saw fewer than capacity times: a liquid near the glass seen over a picture. The
