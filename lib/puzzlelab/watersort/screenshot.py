@@ -2657,7 +2657,7 @@ def _segment_tubes(
             elif s.glass < 16:
                 s.kind = "empty"
         for s in segs:  # from the top: runs that drift like the picture behind are glass
-            if s.kind != "empty" and not (s.glass < 30 and _varies(prof, s, box)):
+            if s.kind != "empty" and not (s.glass < 30 and _drifts(prof, s, box)):
                 break
             s.kind = "empty"
         _marked_below(images, box, segs)
@@ -2966,6 +2966,19 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
     if np.linalg.norm(middle - bottom) <= most / 4 < np.linalg.norm(top - middle) / 2:
         return False  # flat below a differing top: the headroom's glass merged into a liquid
     return bool(np.linalg.norm(top - bottom) > most)
+
+
+MARKED_GLASS = 16.0  # ΔE: a marked run this far from the glass is no glass (see `_drifts`)
+
+
+def _drifts(prof: np.ndarray, seg: _Segment, box: tuple) -> bool:
+    """True when a run at a tube's top drifts like the picture behind glass (see `_varies`),
+    unless it shows a mark (a '?') and is `MARKED_GLASS` or further from the glass: a '?' cell
+    under a liquid of near its grey is one run whose colour steps where the cells meet, and
+    the glass never shows a mark."""
+    if seg.kind == "hidden" and seg.glass >= MARKED_GLASS:
+        return False
+    return _varies(prof, seg, box)
 
 
 def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) -> bool:
