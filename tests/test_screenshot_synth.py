@@ -11,11 +11,14 @@ import pytest
 from puzzlelab.watersort.screenshot import (
     DEFAULT_PARAMS,
     _add_top,
+    _afloat,
     _added_bounds,
     _as_glass,
     _beside_hidden,
     _bounds,
+    _completed,
     _count_units,
+    _drifts,
     _faint_cells,
     _Glass,
     _glass,
@@ -324,6 +327,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1396, "thin '?' marks on a small picture missed: grey 13 times for capacity 5"),
         (1431, "thin '?' marks at round bottoms missed: '?' cells read as grey, capacity 3"),
         (1119, "a bold '?' mark too faint on a small picture: its cell read as a liquid"),
+        (1895, "a blue top unit over a gradient taken for glass: blue seen 4 times of 5"),
+        (1971, "a dark blue of the glass's very colour under liquid: 3 tubes read 1 unit of 6"),
+        (1651, "a '?' cell under a grey liquid of near its fill read as drifting glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -442,6 +448,54 @@ def test_a_run_like_glass_between_liquids_is_liquid():
     same = [_seg(0, "liquid", 60), _seg(10, "empty", 1), _seg(20, "liquid", 60)]
     _sandwiched(same)
     assert same[1].kind == "empty"  # the glass's own colour: not evidence enough
+
+
+def test_glass_under_a_tall_liquid_is_offered_as_liquid():
+    """Liquid never floats: runs taken for glass under a tall liquid are offered as liquid
+    (copies; the outline across the bottom left out); with none, no variant."""
+    box = (0, 0, 20, 100)
+    segs = [
+        _seg(0, "empty", 1),
+        _Segment(20, 40, np.array([40.0, 50, 20]), "liquid", glass=60),
+        _Segment(40, 60, np.array([50.0, 0, 0]), "empty", glass=2),
+        _Segment(60, 96, np.array([60.0, -40, 30]), "liquid", glass=70),
+        _Segment(96, 100, np.array([50.0, 0, 0]), "empty", glass=2),
+    ]
+    alt = _afloat(segs, box)
+    assert [s.kind for s in alt] == ["empty", "liquid", "liquid", "liquid", "empty"]
+    assert segs[2].kind == "empty"  # the reading itself is left alone
+    assert _afloat([segs[0], segs[3]], box) is None
+
+
+def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
+    """A run taken for glass right on a stack, on the unit grid, nearest a colour the
+    reading saw too rarely, is offered as that top unit; not when its colour is complete or
+    it is the glass's very colour."""
+    box, red, blue = (0, 0, 20, 100), np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
+    per_tube = [
+        [_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)],
+        [_Segment(80, 100, red, units=1)],
+    ]
+    out = ([["red", "blue"], ["red"]], None, 2)
+    run = _Segment(60, 80, blue + 3, "empty", glass=20)
+    fuller, added = _completed(per_tube, {1: run}, out, [box, box], (20.0, 0.0))
+    assert added == [1] and fuller[1][-1].kind == "liquid" and fuller[1][-1].units == 1
+    assert len(per_tube[1]) == 1  # the reading itself is left alone
+    assert _completed(per_tube, {1: replace(run, lab=red)}, out, [box, box], (20.0, 0.0))[1] == []
+    glass = replace(run, glass=2)
+    assert _completed(per_tube, {1: glass}, out, [box, box], (20.0, 0.0))[1] == []
+
+
+def test_a_marked_run_far_from_the_glass_does_not_drift_like_glass():
+    """A run whose colour steps from top to bottom drifts like glass over a picture, unless
+    it shows a mark and lies far from the glass: a '?' cell under a liquid of near its grey."""
+    box = (0, 0, 20, 90)
+    prof = np.tile([55.0, 0, 0], (90, 1))
+    prof[60:] = [45.0, 0, 0]
+    seg = _Segment(30, 90, np.array([50.0, 0, 0]), "hidden", glass=20)
+    assert not _drifts(prof, seg, box)
+    assert _drifts(prof, replace(seg, kind="liquid"), box)
+    assert _drifts(prof, replace(seg, glass=10), box)
 
 
 def _glassy_top() -> _Segment:
