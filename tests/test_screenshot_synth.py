@@ -11,8 +11,8 @@ import pytest
 from puzzlelab.watersort.screenshot import (
     DEFAULT_PARAMS,
     _add_top,
-    _afloat,
     _added_bounds,
+    _afloat,
     _as_glass,
     _beside_hidden,
     _bounds,
@@ -34,6 +34,7 @@ from puzzlelab.watersort.screenshot import (
     _mark_like,
     _missed_floors,
     _one_grid,
+    _over_glass,
     _pick_unit,
     _profile,
     _reclaimable,
@@ -330,6 +331,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1895, "a blue top unit over a gradient taken for glass: blue seen 4 times of 5"),
         (1971, "a dark blue of the glass's very colour under liquid: 3 tubes read 1 unit of 6"),
         (1651, "a '?' cell under a grey liquid of near its fill read as drifting glass"),
+        (1586, "the headroom over a photo, near a liquid's colour, read as it: blue 7 of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -484,6 +486,27 @@ def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
     assert _completed(per_tube, {1: replace(run, lab=red)}, out, [box, box], (20.0, 0.0))[1] == []
     glass = replace(run, glass=2)
     assert _completed(per_tube, {1: glass}, out, [box, box], (20.0, 0.0))[1] == []
+
+
+def test_glass_at_the_rim_read_as_a_colour_seen_too_often_is_dropped():
+    """A top run at the rim, near the glass, in a colour seen once more than capacity: the
+    headroom over a picture read as that liquid; not when it is off the rim, far from the
+    glass, or more than the colour's surplus."""
+    red, blue = np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
+    per_tube = [
+        [_Segment(80, 100, red, units=1), _Segment(40, 80, blue, units=2)],
+        [_Segment(80, 100, blue, units=1), _Segment(60, 80, red, units=1)],
+        [_Segment(80, 100, blue, units=1), _Segment(60, 80, blue, units=1, glass=3)],
+    ]
+    per_tube[0][1].glass = 30
+    out = ([["red", "blue", "blue"], ["blue", "red"], ["blue", "blue"]], None, 4)
+    assert _over_glass(per_tube, out, [55.0] * 3)[1] == []  # blue 5 of 4, but off the rim
+    fewer, dropped = _over_glass(per_tube, out, [60.0] * 3)
+    assert dropped == [2] and len(fewer[2]) == 1 and len(per_tube[2]) == 2
+    far = [per_tube[0], per_tube[1], [per_tube[2][0], replace(per_tube[2][1], glass=20)]]
+    assert _over_glass(far, out, [60.0] * 3)[1] == []
+    out3 = ([["red", "blue", "blue"], ["blue", "red"], ["blue", "blue"]], None, 3)
+    assert _over_glass(per_tube, out3, [60.0] * 3)[1] == []  # blue 5 of 3: 2 too many
 
 
 def test_a_marked_run_far_from_the_glass_does_not_drift_like_glass():

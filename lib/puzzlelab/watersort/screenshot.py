@@ -1399,7 +1399,8 @@ def _sound(reading: Reading) -> bool:
     guess = any("is a guess from the tubes' height" in p for p in reading.problems)
     shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
     odd = bool(shape) or bool(_overlaps(boxes, layout))
-    return not guess and not odd and not self_check(reading.tubes, reading.capacity)
+    forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS)) for p in reading.problems)
+    return not guess and not odd and not forced and not self_check(reading.tubes, reading.capacity)
 
 
 def _slots_of(rows: list) -> list[list[tuple]]:
@@ -1835,6 +1836,16 @@ def _read_slots(
             runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
         else:
             lows = []
+    overs: list[int] = []
+    if broken and not grid and self_check(tubes, capacity):  # glass read as a liquid?
+        fewer, overs = _over_glass(per_tube, out, rims)
+        alt = _choose(fewer, geo, covered_idx, params, rims, rimmed) if overs else out
+        if overs and not self_check(alt[0], alt[2]):
+            per_tube, out = fewer, alt
+            tubes, conf, capacity, level, problems, palette = out
+            runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+        else:
+            overs = []
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
@@ -1884,11 +1895,12 @@ def _read_slots(
     ]
     problems += [
         (
-            f"tube {k}: a run read as glass taken as liquid, so every colour fills capacity: check it",
+            f"tube {k}: {FORCED_LIQUID}",
             [k],
         )
         for k in lows
     ]
+    problems += [(f"tube {k}: {FORCED_GLASS}", [k]) for k in overs]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
     return Reading(
@@ -2275,6 +2287,40 @@ def _as_glass(
     if not drop:
         return []
     return [[t[:-1] if k in drop else t for k, t in enumerate(per_tube)]]
+
+
+def _over_glass(per_tube: list, out: tuple, rims: list[float]) -> tuple:
+    """`per_tube` without the top runs of each colour the reading `out` saw more than
+    capacity times, and their tubes, when those runs begin at the rim (above `rims[k]`), lie
+    nearer than `SURE_GLASS` to the glass and hold exactly the colour's surplus: the
+    headroom's glass over a picture, near a liquid's colour, read as that liquid (the
+    caller keeps it only when the invariant then holds)."""
+    tubes, capacity = out[0], out[2]
+    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
+    tops = {
+        k: t[-1]
+        for k, t in enumerate(per_tube)
+        if t
+        and tubes[k]
+        and sum(s.units for s in t) == len(tubes[k])
+        and t[-1].kind == "liquid"
+        and t[-1].glass < SURE_GLASS
+        and t[-1].y0 <= rims[k]
+    }
+    drop = []
+    for c in sorted(c for c, m in counts.items() if m > capacity):
+        mine = [k for k in tops if tubes[k][-1] == c]
+        if mine and sum(tops[k].units for k in mine) == counts[c] - capacity:
+            drop += mine
+    if not drop:
+        return per_tube, []
+    return [t[:-1] if k in drop else t for k, t in enumerate(per_tube)], sorted(drop)
+
+
+# doubts of readings the invariant alone settled (`_completed`, `_over_glass`): such a
+# reading is no sound one to keep over the tubes located again (see `_sound`)
+FORCED_LIQUID = "a run read as glass taken as liquid, so every colour fills capacity: check it"
+FORCED_GLASS = "its top run, near the glass at the rim, read as glass: check it"
 
 
 def _whole_top(segs: list[_Segment], most: int) -> bool:
