@@ -19,6 +19,7 @@ General image analysis, no game's pixel coordinates or colours:
    empty glass are empty space: the glass is sampled under the rims and, where the background
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
+   a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units; a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by
    cell on the unit grid when a grey liquid of the same fill rests on it;
@@ -26,7 +27,10 @@ General image analysis, no game's pixel coordinates or colours:
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
-   clear glass) is settled by that invariant, never against it (`_choose`).
+   clear glass) is settled by that invariant, never against it (`_choose`); so, with a
+   doubt left on the reading, are a liquid of nearly the glass's colour read as glass (over
+   a picture, or under liquid, where glass never shows) and the headroom read as a colour
+   seen too often (`_completed`, `_over_glass`).
 """
 
 from __future__ import annotations
