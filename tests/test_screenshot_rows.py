@@ -279,6 +279,14 @@ def test_a_sound_reading_keeps_the_rules_whatever_its_local_doubts():
     assert not _sound(_reading([["r", "r"], ["g", "g"], [], []], 2, [3, 1], []))
 
 
+def test_a_reading_only_the_invariant_settled_is_not_sound():
+    """Glass read as liquid (or a liquid as glass) because the colour counts asked for it
+    keeps the invariant by construction: it is no sound reading to keep over the tubes
+    located again at the picture's own size."""
+    for doubt in (shot.FORCED_LIQUID, shot.FORCED_GLASS):
+        assert not _sound(replace(SOUND, problems=[f"tube 0: {doubt}"]))
+
+
 @pytest.mark.parametrize(
     "alt, took",
     [

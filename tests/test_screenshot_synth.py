@@ -12,10 +12,13 @@ from puzzlelab.watersort.screenshot import (
     DEFAULT_PARAMS,
     _add_top,
     _added_bounds,
+    _afloat,
     _as_glass,
     _beside_hidden,
     _bounds,
+    _completed,
     _count_units,
+    _drifts,
     _faint_cells,
     _Glass,
     _glass,
@@ -31,6 +34,7 @@ from puzzlelab.watersort.screenshot import (
     _mark_like,
     _missed_floors,
     _one_grid,
+    _over_glass,
     _pick_unit,
     _profile,
     _reclaimable,
@@ -347,6 +351,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1770, "a tube of unseen glass at a row's end, only its bottom unit shows: 5, 4 for 5, 5"),
         (1856, "a one-tube row spaced at the median of a pitch and its double: 3 tubes for 4"),
         (1925, "a one-tube row spaced at the median of a pitch and its double: 6, 7 for 8"),
+        (1895, "a blue top unit over a gradient taken for glass: blue seen 4 times of 5"),
+        (1971, "a dark blue of the glass's very colour under liquid: 3 tubes read 1 unit of 6"),
+        (1651, "a '?' cell under a grey liquid of near its fill read as drifting glass"),
+        (1586, "the headroom over a photo, near a liquid's colour, read as it: blue 7 of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -465,6 +473,75 @@ def test_a_run_like_glass_between_liquids_is_liquid():
     same = [_seg(0, "liquid", 60), _seg(10, "empty", 1), _seg(20, "liquid", 60)]
     _sandwiched(same)
     assert same[1].kind == "empty"  # the glass's own colour: not evidence enough
+
+
+def test_glass_under_a_tall_liquid_is_offered_as_liquid():
+    """Liquid never floats: runs taken for glass under a tall liquid are offered as liquid
+    (copies; the outline across the bottom left out); with none, no variant."""
+    box = (0, 0, 20, 100)
+    segs = [
+        _seg(0, "empty", 1),
+        _Segment(20, 40, np.array([40.0, 50, 20]), "liquid", glass=60),
+        _Segment(40, 60, np.array([50.0, 0, 0]), "empty", glass=2),
+        _Segment(60, 96, np.array([60.0, -40, 30]), "liquid", glass=70),
+        _Segment(96, 100, np.array([50.0, 0, 0]), "empty", glass=2),
+    ]
+    alt = _afloat(segs, box)
+    assert [s.kind for s in alt] == ["empty", "liquid", "liquid", "liquid", "empty"]
+    assert segs[2].kind == "empty"  # the reading itself is left alone
+    assert _afloat([segs[0], segs[3]], box) is None
+
+
+def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
+    """A run taken for glass right on a stack, on the unit grid, nearest a colour the
+    reading saw too rarely, is offered as that top unit; not when its colour is complete or
+    it is the glass's very colour."""
+    box, red, blue = (0, 0, 20, 100), np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
+    per_tube = [
+        [_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)],
+        [_Segment(80, 100, red, units=1)],
+    ]
+    out = ([["red", "blue"], ["red"]], None, 2)
+    run = _Segment(60, 80, blue + 3, "empty", glass=20)
+    fuller, added = _completed(per_tube, {1: run}, out, [box, box], (20.0, 0.0))
+    assert added == [1] and fuller[1][-1].kind == "liquid" and fuller[1][-1].units == 1
+    assert len(per_tube[1]) == 1  # the reading itself is left alone
+    assert _completed(per_tube, {1: replace(run, lab=red)}, out, [box, box], (20.0, 0.0))[1] == []
+    glass = replace(run, glass=2)
+    assert _completed(per_tube, {1: glass}, out, [box, box], (20.0, 0.0))[1] == []
+
+
+def test_glass_at_the_rim_read_as_a_colour_seen_too_often_is_dropped():
+    """A top run at the rim, near the glass, in a colour seen once more than capacity: the
+    headroom over a picture read as that liquid; not when it is off the rim, far from the
+    glass, or more than the colour's surplus."""
+    red, blue = np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
+    per_tube = [
+        [_Segment(80, 100, red, units=1), _Segment(40, 80, blue, units=2)],
+        [_Segment(80, 100, blue, units=1), _Segment(60, 80, red, units=1)],
+        [_Segment(80, 100, blue, units=1), _Segment(60, 80, blue, units=1, glass=3)],
+    ]
+    per_tube[0][1].glass = 30
+    out = ([["red", "blue", "blue"], ["blue", "red"], ["blue", "blue"]], None, 4)
+    assert _over_glass(per_tube, out, [55.0] * 3)[1] == []  # blue 5 of 4, but off the rim
+    fewer, dropped = _over_glass(per_tube, out, [60.0] * 3)
+    assert dropped == [2] and len(fewer[2]) == 1 and len(per_tube[2]) == 2
+    far = [per_tube[0], per_tube[1], [per_tube[2][0], replace(per_tube[2][1], glass=20)]]
+    assert _over_glass(far, out, [60.0] * 3)[1] == []
+    out3 = ([["red", "blue", "blue"], ["blue", "red"], ["blue", "blue"]], None, 3)
+    assert _over_glass(per_tube, out3, [60.0] * 3)[1] == []  # blue 5 of 3: 2 too many
+
+
+def test_a_marked_run_far_from_the_glass_does_not_drift_like_glass():
+    """A run whose colour steps from top to bottom drifts like glass over a picture, unless
+    it shows a mark and lies far from the glass: a '?' cell under a liquid of near its grey."""
+    box = (0, 0, 20, 90)
+    prof = np.tile([55.0, 0, 0], (90, 1))
+    prof[60:] = [45.0, 0, 0]
+    seg = _Segment(30, 90, np.array([50.0, 0, 0]), "hidden", glass=20)
+    assert not _drifts(prof, seg, box)
+    assert _drifts(prof, replace(seg, kind="liquid"), box)
+    assert _drifts(prof, replace(seg, glass=10), box)
 
 
 def _glassy_top() -> _Segment:

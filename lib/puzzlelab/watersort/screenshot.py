@@ -20,6 +20,7 @@ General image analysis, no game's pixel coordinates or colours:
    empty glass are empty space: the glass is sampled under the rims and, where the background
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
+   a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number of units is read again on twice
    the unit: `_twice_unit`); a grey run with a mark of other lightness in it is a hidden
@@ -29,7 +30,10 @@ General image analysis, no game's pixel coordinates or colours:
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
-   clear glass) is settled by that invariant, never against it (`_choose`).
+   clear glass) is settled by that invariant, never against it (`_choose`); so, with a
+   doubt left on the reading, are a liquid of nearly the glass's colour read as glass (over
+   a picture, or under liquid, where glass never shows) and the headroom read as a colour
+   seen too often (`_completed`, `_over_glass`).
 """
 
 from __future__ import annotations
@@ -1437,7 +1441,8 @@ def _sound(reading: Reading) -> bool:
     guess = any("is a guess from the tubes' height" in p for p in reading.problems)
     shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
     odd = bool(shape) or bool(_overlaps(boxes, layout))
-    return not guess and not odd and not self_check(reading.tubes, reading.capacity)
+    forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS)) for p in reading.problems)
+    return not guess and not odd and not forced and not self_check(reading.tubes, reading.capacity)
 
 
 def _slots_of(rows: list) -> list[list[tuple]]:
@@ -1858,6 +1863,34 @@ def _read_slots(
                 per_tube, out = faint, alt
                 tubes, conf, capacity, level, problems, palette = out
                 runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+    lows: list[int] = []
+    if broken and not grid and self_check(tubes, capacity):  # a liquid read as glass?
+        fuller, lows = _grounded(images, slots, per_tube, marks, unit, offset)
+        if lows:
+            first = _choose(fuller, geo, covered_idx, params, rims, rimmed)
+        else:
+            fuller, first = per_tube, out
+        fuller, tops = _completed(
+            fuller, marks.get("lows", {}), first, [b for b, _ in slots], (unit, offset)
+        )
+        lows = sorted(set(lows + tops))
+        alt = _choose(fuller, geo, covered_idx, params, rims, rimmed) if lows else out
+        if lows and not self_check(alt[0], alt[2]):
+            per_tube, out = fuller, alt
+            tubes, conf, capacity, level, problems, palette = out
+            runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+        else:
+            lows = []
+    overs: list[int] = []
+    if broken and not grid and self_check(tubes, capacity):  # glass read as a liquid?
+        fewer, overs = _over_glass(per_tube, out, rims)
+        alt = _choose(fewer, geo, covered_idx, params, rims, rimmed) if overs else out
+        if overs and not self_check(alt[0], alt[2]):
+            per_tube, out = fewer, alt
+            tubes, conf, capacity, level, problems, palette = out
+            runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
+        else:
+            overs = []
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
@@ -1906,6 +1939,14 @@ def _read_slots(
         (f"tube {k}: a run under the headroom, unlike its glass, read as glass: a liquid?", [k])
         for k in lids + marks.get("lids", [])
     ]
+    problems += [
+        (
+            f"tube {k}: {FORCED_LIQUID}",
+            [k],
+        )
+        for k in lows
+    ]
+    problems += [(f"tube {k}: {FORCED_GLASS}", [k]) for k in overs]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
     reading = Reading(
@@ -2384,6 +2425,40 @@ def _as_glass(
     return [[t[:-1] if k in drop else t for k, t in enumerate(per_tube)]]
 
 
+def _over_glass(per_tube: list, out: tuple, rims: list[float]) -> tuple:
+    """`per_tube` without the top runs of each colour the reading `out` saw more than
+    capacity times, and their tubes, when those runs begin at the rim (above `rims[k]`), lie
+    nearer than `SURE_GLASS` to the glass and hold exactly the colour's surplus: the
+    headroom's glass over a picture, near a liquid's colour, read as that liquid (the
+    caller keeps it only when the invariant then holds)."""
+    tubes, capacity = out[0], out[2]
+    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
+    tops = {
+        k: t[-1]
+        for k, t in enumerate(per_tube)
+        if t
+        and tubes[k]
+        and sum(s.units for s in t) == len(tubes[k])
+        and t[-1].kind == "liquid"
+        and t[-1].glass < SURE_GLASS
+        and t[-1].y0 <= rims[k]
+    }
+    drop = []
+    for c in sorted(c for c, m in counts.items() if m > capacity):
+        mine = [k for k in tops if tubes[k][-1] == c]
+        if mine and sum(tops[k].units for k in mine) == counts[c] - capacity:
+            drop += mine
+    if not drop:
+        return per_tube, []
+    return [t[:-1] if k in drop else t for k, t in enumerate(per_tube)], sorted(drop)
+
+
+# doubts of readings the invariant alone settled (`_completed`, `_over_glass`): such a
+# reading is no sound one to keep over the tubes located again (see `_sound`)
+FORCED_LIQUID = "a run read as glass taken as liquid, so every colour fills capacity: check it"
+FORCED_GLASS = "its top run, near the glass at the rim, read as glass: check it"
+
+
 def _whole_top(segs: list[_Segment], most: int) -> bool:
     """True when a stack's top run ends on the unit grid (half a unit or nearer) at no more
     than `most` units: the top of a unit, not of the headroom."""
@@ -2780,7 +2855,7 @@ def _segment_tubes(
             elif s.glass < 16:
                 s.kind = "empty"
         for s in segs:  # from the top: runs that drift like the picture behind are glass
-            if s.kind != "empty" and not (s.glass < 30 and _varies(prof, s, box)):
+            if s.kind != "empty" and not (s.glass < 30 and _drifts(prof, s, box)):
                 break
             s.kind = "empty"
         _marked_below(images, box, segs)
@@ -2824,12 +2899,98 @@ def _segment_tubes(
             if s.kind == "hidden":
                 s.glyphs = _count_glyphs(images, box, s)
         per_tube.append(_stack(segs, box))
+        if len(slots) > 1 and (low := _glass_on(segs, per_tube[-1], box)) is not None:
+            marks.setdefault("lows", {})[k] = low
+        if len(slots) > 1 and (afloat := _afloat(segs, box)) is not None:
+            marks.setdefault("afloat", {})[k] = _stack(afloat, box)
         if floats is not None and _floating(segs, box):
             floats.append(k)
     return per_tube
 
 
 SURE_GLASS = 8.0  # ΔE: a run this near the glass at its height is empty space for sure
+
+
+def _glass_on(segs: list[_Segment], stack: list[_Segment], box: tuple) -> _Segment | None:
+    """The run taken for glass right above a tube's stack (`segs` from the top, `stack`
+    bottom first), the outline across the bottom left out; None when there is none."""
+    top = stack[-1].y0 if stack else box[1] + box[3]
+    runs = [s for s in segs if s.kind == "empty" and s.y1 <= top and not _bottom_edge(s, box)]
+    return runs[-1] if runs else None
+
+
+def _afloat(segs: list[_Segment], box: tuple) -> list[_Segment] | None:
+    """Copies of a tube's runs (from the top) with every run taken for glass under a tall
+    run of liquid (see `_floating`) read as liquid, or None when there is none: liquid never
+    floats, so glass seen there is a liquid of the glass's very colour (or the liquid above
+    is none: the invariant decides, see `_completed`)."""
+    tall = [i for i, s in enumerate(segs) if _tall_liquid(s, box)]
+    if not tall:
+        return None
+    low = {
+        i
+        for i, s in enumerate(segs)
+        if i > tall[0] and s.kind == "empty" and not _bottom_edge(s, box)
+    }
+    if not low:
+        return None
+    return [replace(s, kind="liquid") if i in low else replace(s) for i, s in enumerate(segs)]
+
+
+def _colour_labs(per_tube: list, tubes: list) -> dict[str, np.ndarray]:
+    """Mean CIELAB colour per colour name of a labelled reading (`tubes`, from `per_tube`;
+    tubes whose units the reading changed are left out)."""
+    seen: dict[str, list] = {}
+    for segs, names in zip(per_tube, tubes, strict=True):
+        if sum(s.units for s in segs or []) != len(names or []):
+            continue  # read otherwise (a variant of `_choose`)
+        i = 0
+        for s in segs or []:
+            if s.kind == "liquid" and s.units:
+                seen.setdefault(names[i], []).append(s.lab)
+            i += s.units
+    return {c: np.mean(v, axis=0) for c, v in seen.items()}
+
+
+def _grounded(images, slots: list, per_tube: list, marks: dict, unit: float, offset: float):
+    """`per_tube` with every fully seen tube that shows liquid above glass (`marks["afloat"]`,
+    see `_afloat`) read down to its bottom, counted, and those tubes."""
+    afloat = {k: v for k, v in marks.get("afloat", {}).items() if per_tube[k] is not None}
+    out = list(per_tube)
+    for k, segs in afloat.items():
+        box = slots[k][0]
+        out[k] = _counted(images, box, [replace(s) for s in segs], unit, offset, marks)
+    return out, sorted(afloat)
+
+
+def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple) -> tuple:
+    """`per_tube` with runs taken for glass put back as top units, and their tubes (`lows`:
+    per tube, the run taken for glass right above its stack), when each
+    lies right on its stack on the unit grid (see `_top_unit`), is not the glass's very
+    colour (see `_glassy`) and is nearest (under `JOIN_DELTA_E`) a colour the fully visible reading
+    `out` saw fewer than capacity times: a liquid near the glass seen over a picture. The
+    game's invariant decides (the caller keeps it only when it then holds)."""
+    tubes, capacity = out[0], out[2]
+    if any(t is None or HIDDEN in t for t in tubes):
+        return per_tube, []
+    counts = Counter(u for t in tubes for u in t)
+    labs = _colour_labs(per_tube, tubes)
+    if not labs or all(m >= capacity for m in counts.values()):
+        return per_tube, []
+    names = list(labs)
+    centres = np.array([labs[c] for c in names])
+    variant = [list(t) for t in per_tube]
+    added = []
+    for k, run in sorted(lows.items()):
+        near = np.linalg.norm(centres - run.lab, axis=1)
+        c = names[int(near.argmin())]
+        if not _glassy(run) or near.min() >= JOIN_DELTA_E or counts[c] >= capacity:
+            continue
+        top = _top_unit(variant[k], run, boxes[k], *grid)
+        if top is not None:
+            variant[k].append(top)
+            added.append(k)
+    return variant, added
 
 
 def _under_headroom(
@@ -3003,6 +3164,19 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
     if np.linalg.norm(middle - bottom) <= most / 4 < np.linalg.norm(top - middle) / 2:
         return False  # flat below a differing top: the headroom's glass merged into a liquid
     return bool(np.linalg.norm(top - bottom) > most)
+
+
+MARKED_GLASS = 16.0  # ΔE: a marked run this far from the glass is no glass (see `_drifts`)
+
+
+def _drifts(prof: np.ndarray, seg: _Segment, box: tuple) -> bool:
+    """True when a run at a tube's top drifts like the picture behind glass (see `_varies`),
+    unless it shows a mark (a '?') and is `MARKED_GLASS` or further from the glass: a '?' cell
+    under a liquid of near its grey is one run whose colour steps where the cells meet, and
+    the glass never shows a mark."""
+    if seg.kind == "hidden" and seg.glass >= MARKED_GLASS:
+        return False
+    return _varies(prof, seg, box)
 
 
 def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) -> bool:
