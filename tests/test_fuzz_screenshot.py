@@ -4,7 +4,7 @@ PuzzleError, never another exception."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from puzzlelab.errors import PuzzleError
@@ -28,8 +28,11 @@ def _outcome(value: object) -> None:
     fill=st.sampled_from([0.0, 1.0, 0.5, np.nan, np.inf, -1.0, 300.0]),
     seed=st.integers(0, 2**16),
 )
+@example(shape=[58, 58], dtype="uint8", fill=0.0, seed=276)  # rows grown and cut for ever
 def test_random_arrays(shape, dtype, fill, seed):
-    """Odd shapes, dtypes, NaN/inf and out-of-range values."""
+    """Odd shapes, dtypes, NaN/inf and out-of-range values (seed 276's noise once had a row
+    grown to the others' height and cut back to its liquid's floor by turns, until Python's
+    recursion limit)."""
     rng = np.random.default_rng(seed)
     a = np.full(shape, fill) if rng.random() < 0.5 else rng.random(shape) * 255
     try:

@@ -1726,6 +1726,9 @@ def _flatten(img: np.ndarray, slots: list, lab: np.ndarray) -> np.ndarray:
     return lab if k < 3 else rgb_to_lab(cv2.medianBlur(img, min(k, 31)))
 
 
+MAX_REREADS = 6  # a board's boxes are moved at most this often (a few times on real ones)
+
+
 def _read_slots(
     images,
     bg,
@@ -1738,6 +1741,7 @@ def _read_slots(
     grid: tuple = (),
     raised: bool = False,
     grown: bool = False,
+    rereads: int = 0,
 ) -> Reading:
     """Segment every tube, find the unit height, hidden units and colours; build the Reading.
 
@@ -1758,7 +1762,9 @@ def _read_slots(
     `_liquid_floors`); so are boxes cut under faint glass, raised to its top (see
     `_glass_tops`; `raised`: they were); boxes ending above the liquid under them are grown
     once (`grown`: done), and read again (see `_liquid_below`). A reading whose every colour
-    run is an even number of units is tried on twice the unit (see `_twice_unit`)."""
+    run is an even number of units is tried on twice the unit (see `_twice_unit`). Boxes
+    move `MAX_REREADS` times at most (`rereads`: so far): on a picture of noise, a row grown
+    to the others' height and cut back to its liquid's floor would take turns for ever."""
     lab = images[0]
     boxes = [b for b, doubtful in slots if not doubtful] or [b for b, _ in slots]
     glass = _glass(lab, boxes, [b for b, _ in slots], bg)
@@ -1801,23 +1807,25 @@ def _read_slots(
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
-    tops = slots if grid or raised else _glass_tops(lab, slots, layout, unit)
+    fixed = grid or rereads >= MAX_REREADS  # no box is moved again: a picture of noise
+    tops = slots if fixed or raised else _glass_tops(lab, slots, layout, unit)
     if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
-        return _read_slots(images, bg, tops, layout, scale, shape, gaps, params, (), True)
-    floored = slots if grid else _liquid_floors(slots, per_tube, layout, unit)
-    below = floored == slots and not grid and not grown  # boxes ending above it: grown once
+        again = (images, bg, tops, layout, scale, shape, gaps, params, (), True)
+        return _read_slots(*again, rereads=rereads + 1)
+    floored = slots if fixed else _liquid_floors(slots, per_tube, layout, unit)
+    below = floored == slots and not fixed and not grown  # boxes ending above it: grown once
     if below:
         floored = _liquid_below(images[1], slots, per_tube, layout, glass, unit, params.jump)
     if floored != slots:  # boxes reaching below the liquid: read again from its floor
-        return _read_slots(
-            images, bg, floored, layout, scale, shape, gaps, params, (), raised, grown or below
-        )
+        again = (images, bg, floored, layout, scale, shape, gaps, params, (), raised)
+        return _read_slots(*again, grown or below, rereads + 1)
     for (box, _), segs in zip(slots, per_tube, strict=True):
         if segs is not None:
             segs[:] = _counted(images, box, segs, unit, offset, marks)
-    short = slots if grid else _short_rows(lab, slots, layout, unit)
+    short = slots if fixed else _short_rows(lab, slots, layout, unit)
     if short != slots:  # a row too short for the fullest tube: read again, its tops raised
-        return _read_slots(images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
+        again = (images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
+        return _read_slots(*again, rereads + 1)
     lids = [
         k
         for k, run in under.items()
