@@ -66,6 +66,14 @@ PREVIOUS = (
 # mean CPU per synthetic board 1.16x the previous reader's, worst 1.54 s (a flagged 261-px
 # JPEG read twice); never looked at while tuning, 3000-3199: 172 of 200 exact (86 %; 160
 # before), silent 4 (the same 4 as before), no errors.
+# 2026-11-28 early morning, after the room-to-pour, thin-headroom, twice-unit, liquid-floor,
+# one-pitch, liquid-never-floats and headroom-as-colour rules: 0.24 s mean, 0.42 s worst CPU
+# per screenshot (notebook 07 run alone; the previous reader, run in turn with this one on
+# the quiet machine: 0.24 / 0.45 s both); synthetic: 97 % of notebook 07's 60 seeds (none
+# silent), mean CPU per board 1.02x the previous reader's (200 seeds, run side by side);
+# tuned-on seeds (0-99, 1000-2199, 3000-3199): 1,376 of 1,500 exact (1,358 before), silent
+# 5 (7 before), no errors; never looked at while tuning, 3200-3399: 169 of 200 exact
+# (84.5 %; 167 before), silent 4 (the same 4), no errors.
 
 
 def _decode_and_scale(path) -> None:
