@@ -817,21 +817,8 @@ def _tinted(lab: np.ndarray, box: tuple, pitch: float, tol: float = 2.5) -> bool
     """True when a slot's inside differs (ΔE of medians over `tol`) from the background at
     each of its sides by more than twice as much as the two sides differ: faint glass tinting
     the background, not a background that changes across the slot."""
-    x, y, w, h = box
-    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
-        return False
-    rows = slice(y + h // 4, y + h - h // 8)
-    gap = max(1, int((pitch - w) / 2))
-    parts = [
-        lab[rows, x + w // 4 : x + w - w // 4],
-        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
-        lab[rows, x + w + gap // 3 : x + w + gap],
-    ]
-    if any(p.size == 0 for p in parts):
-        return False
-    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
-    near = min(np.linalg.norm(inner - left), np.linalg.norm(inner - right))
-    return bool(near > tol and near > 2 * np.linalg.norm(left - right))
+    h = box[3]
+    return _set_apart(lab, box, pitch, (h // 4, h - h // 8), tol)
 
 
 FLOOR_BAND = (0.78, 0.94)  # of a box's height: a tube's lowest unit, above its bottom outline
@@ -844,10 +831,19 @@ def _liquid_floor(lab: np.ndarray, box: tuple, pitch: float, tol: float = FLOOR_
     a liquid resting in a tube whose glass is too faint to see (liquid sinks, so a tube with
     any shows it at its bottom; a background that changes across the slot differs at its
     sides too)."""
+    h = box[3]
+    band = (round(FLOOR_BAND[0] * h), round(FLOOR_BAND[1] * h))
+    return _set_apart(lab, box, pitch, band, tol)
+
+
+def _set_apart(lab: np.ndarray, box: tuple, pitch: float, band: tuple, tol: float) -> bool:
+    """True when the middle half of a slot, in rows `band` (from its top), differs (ΔE of
+    medians over `tol`) from the picture beside it at each side, by more than twice as much
+    as the two sides differ (a background changing across the slot differs at its sides)."""
     x, y, w, h = box
     if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
         return False
-    rows = slice(y + round(FLOOR_BAND[0] * h), y + round(FLOOR_BAND[1] * h))
+    rows = slice(y + band[0], y + band[1])
     gap = max(1, int((pitch - w) / 2))
     parts = [
         lab[rows, x + w // 4 : x + w - w // 4],
