@@ -1877,24 +1877,17 @@ def _read_slots(
         fuller, tops = _completed(
             fuller, marks.get("lows", {}), first, [b for b, _ in slots], (unit, offset)
         )
-        lows = sorted(set(lows + tops))
-        alt = _choose(fuller, geo, covered_idx, params, rims, rimmed) if lows else out
-        if lows and not self_check(alt[0], alt[2]):
-            per_tube, out = fuller, alt
-            tubes, conf, capacity, level, problems, palette = out
-            runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
-        else:
-            lows = []
+        choice = (geo, covered_idx, params, rims, rimmed)
+        per_tube, out, lows = _kept((per_tube, out), fuller, sorted(set(lows + tops)), choice)
+        tubes, conf, capacity, level, problems, palette = out
+        runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     overs: list[int] = []
     if broken and not grid and self_check(tubes, capacity):  # glass read as a liquid?
         fewer, overs = _over_glass(per_tube, out, rims)
-        alt = _choose(fewer, geo, covered_idx, params, rims, rimmed) if overs else out
-        if overs and not self_check(alt[0], alt[2]):
-            per_tube, out = fewer, alt
-            tubes, conf, capacity, level, problems, palette = out
-            runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
-        else:
-            overs = []
+        choice = (geo, covered_idx, params, rims, rimmed)
+        per_tube, out, overs = _kept((per_tube, out), fewer, overs, choice)
+        tubes, conf, capacity, level, problems, palette = out
+        runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
@@ -1972,6 +1965,16 @@ def _read_slots(
     return _twice_unit(
         reading, (unit, offset), (images, bg, slots, layout, scale, shape, gaps), params
     )
+
+
+def _kept(first: tuple, variant: list, changed: list[int], choice: tuple) -> tuple:
+    """(segments, reading as `_choose` gives it, tubes changed) of `variant` when it changes
+    some tube (`changed`) and its reading keeps the game's invariant; else `first` (segments,
+    reading) and no tube changed. `choice`: `_choose`'s other arguments."""
+    alt = _choose(variant, *choice) if changed else first[1]
+    if changed and not self_check(alt[0], alt[2]):
+        return variant, alt, changed
+    return first[0], first[1], []
 
 
 LEAST_CAPACITY = 3  # units: the fit prefers tubes holding at least this many (see `_pick_unit`)
