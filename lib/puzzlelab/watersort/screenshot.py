@@ -1434,7 +1434,7 @@ def _sound(reading: Reading) -> bool:
     with a capacity that some tube shows: whatever doubts remain are about single units or
     boundaries."""
     boxes, layout = reading.boxes, reading.layout
-    guess = any("is a guess from the tubes' height" in p for p in reading.problems)
+    guess = any(GUESS in p for p in reading.problems)
     shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
     odd = bool(shape) or bool(_overlaps(boxes, layout))
     forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS)) for p in reading.problems)
@@ -1868,6 +1868,7 @@ def _read_slots(
                 tubes, conf, capacity, level, problems, palette = out
                 runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     lows: list[int] = []
+    choice = (geo, covered_idx, params, rims, rimmed)  # `_choose`'s arguments but the tubes
     if broken and not grid and self_check(tubes, capacity):  # a liquid read as glass?
         fuller, lows = _grounded(images, slots, per_tube, marks, unit, offset)
         if lows:
@@ -1877,21 +1878,19 @@ def _read_slots(
         fuller, tops = _completed(
             fuller, marks.get("lows", {}), first, [b for b, _ in slots], (unit, offset)
         )
-        choice = (geo, covered_idx, params, rims, rimmed)
         per_tube, out, lows = _kept((per_tube, out), fuller, sorted(set(lows + tops)), choice)
         tubes, conf, capacity, level, problems, palette = out
         runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     overs: list[int] = []
     if broken and not grid and self_check(tubes, capacity):  # glass read as a liquid?
         fewer, overs = _over_glass(per_tube, out, rims)
-        choice = (geo, covered_idx, params, rims, rimmed)
         per_tube, out, overs = _kept((per_tube, out), fewer, overs, choice)
         tubes, conf, capacity, level, problems, palette = out
         runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
-                f"capacity {capacity} is a guess from the tubes' height: no two colours meet in "
+                f"capacity {capacity} {GUESS}: no two colours meet in "
                 "any tube whose outline was found, so nothing sure shows the unit height",
                 [],
             )
@@ -1936,13 +1935,7 @@ def _read_slots(
         (f"tube {k}: a run under the headroom, unlike its glass, read as glass: a liquid?", [k])
         for k in lids + marks.get("lids", [])
     ]
-    problems += [
-        (
-            f"tube {k}: {FORCED_LIQUID}",
-            [k],
-        )
-        for k in lows
-    ]
+    problems += [(f"tube {k}: {FORCED_LIQUID}", [k]) for k in lows]
     problems += [(f"tube {k}: {FORCED_GLASS}", [k]) for k in overs]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
@@ -1989,7 +1982,7 @@ def _twice_unit(reading: Reading, grid: tuple, board: tuple, params: ReaderParam
     mark, a glint or JPEG noise cut the cells), and the largest unit explaining every
     boundary is the drawn one (see `_pick_unit`). The doubt stays on the reading taken: the
     picture cannot tell them apart."""
-    runs_even = any("every colour run is an even number" in p for p in reading.problems)
+    runs_even = any(EVEN_RUNS in p for p in reading.problems)
     if not runs_even or reading.capacity < 2 * LEAST_CAPACITY - 1:
         return reading
     unit, offset = grid
@@ -2039,7 +2032,7 @@ def _halved(reading: Reading) -> Reading | None:
         capacities=[capacity] * len(tubes),
         level=level,
         unit_height=2 * reading.unit_height,
-        problems=[p for p in reading.problems if "every colour run is an even number" not in p],
+        problems=[p for p in reading.problems if EVEN_RUNS not in p],
     )
 
 
@@ -2070,16 +2063,18 @@ def _hidden_tops(tubes: list) -> list[int]:
     return [k for k, t in enumerate(tubes) if t and t[-1] == HIDDEN]
 
 
+# doubts other rules act on, found among a reading's problems by these words
+GUESS = "is a guess from the tubes' height"  # no boundary showed the unit (see `_sound`)
+EVEN_RUNS = "every colour run is an even number of units"  # see `_twice_unit`
+
+
 def _even_runs(runs: list[int], capacity: int) -> list[str]:
     """The doubt when every colour run is an even number of units: units of twice the height
     fit the picture as well (and no colour of an odd capacity is made of even runs alone)."""
     if not runs or any(u % 2 for u in runs):
         return []
     either = f"{capacity} or {capacity // 2}" if capacity % 2 == 0 else f"{capacity} (odd)"
-    return [
-        f"capacity {either}: every colour run is an even number of units, so units of twice "
-        "the height fit the picture as well"
-    ]
+    return [f"capacity {either}: {EVEN_RUNS}, so units of twice the height fit the picture as well"]
 
 
 THIN_HEADROOM = 0.4  # units: a unit a few % short fits one more unit under this headroom
@@ -2928,20 +2923,13 @@ def _glass_on(segs: list[_Segment], stack: list[_Segment], box: tuple) -> _Segme
 
 def _afloat(segs: list[_Segment], box: tuple) -> list[_Segment] | None:
     """Copies of a tube's runs (from the top) with every run taken for glass under a tall
-    run of liquid (see `_floating`) read as liquid, or None when there is none: liquid never
-    floats, so glass seen there is a liquid of the glass's very colour (or the liquid above
-    is none: the invariant decides, see `_completed`)."""
-    tall = [i for i, s in enumerate(segs) if _tall_liquid(s, box)]
-    if not tall:
-        return None
-    low = {
-        i
-        for i, s in enumerate(segs)
-        if i > tall[0] and s.kind == "empty" and not _bottom_edge(s, box)
-    }
-    if not low:
-        return None
-    return [replace(s, kind="liquid") if i in low else replace(s) for i, s in enumerate(segs)]
+    run of liquid read as liquid, however near the glass (see `_under_liquid`), or None when
+    there is none: liquid never floats, so glass seen there is a liquid of the glass's very
+    colour (or the liquid above is none: the invariant decides, see `_completed`)."""
+    grounded = [replace(s) for s in segs]
+    _under_liquid(grounded, box, least=0.0)
+    changed = any(a.kind != b.kind for a, b in zip(segs, grounded, strict=True))
+    return grounded if changed else None
 
 
 def _colour_labs(per_tube: list, tubes: list) -> dict[str, np.ndarray]:
@@ -2972,11 +2960,11 @@ def _grounded(images, slots: list, per_tube: list, marks: dict, unit: float, off
 
 def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple) -> tuple:
     """`per_tube` with runs taken for glass put back as top units, and their tubes (`lows`:
-    per tube, the run taken for glass right above its stack), when each
-    lies right on its stack on the unit grid (see `_top_unit`), is not the glass's very
-    colour (see `_glassy`) and is nearest (under `JOIN_DELTA_E`) a colour the fully visible reading
-    `out` saw fewer than capacity times: a liquid near the glass seen over a picture. The
-    game's invariant decides (the caller keeps it only when it then holds)."""
+    per tube, the run taken for glass right above its stack), when each lies right on its
+    stack on the unit grid (see `_top_unit`), is not the glass's very colour (see `_glassy`)
+    and is nearest (under `JOIN_DELTA_E`) a colour the fully visible reading `out` saw fewer
+    than capacity times: a liquid near the glass seen over a picture. The game's invariant
+    decides (the caller keeps it only when it then holds)."""
     tubes, capacity = out[0], out[2]
     if any(t is None or HIDDEN in t for t in tubes):
         return per_tube, []
