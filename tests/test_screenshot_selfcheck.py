@@ -15,11 +15,17 @@ from puzzlelab.watersort.generate import random_deal
 from puzzlelab.watersort.screenshot import (
     DoubtfulReadingError,
     Reading,
+    _clear_tops,
+    _colour_runs,
+    _complete_among_covers,
+    _drop_corks,
     _even_runs,
     _few_tubes,
+    _fill_like,
     _grey_among_hidden,
     _hidden_tops,
     _like_hidden,
+    _mark_missed,
     _missed_marks,
     _none_full,
     _Segment,
@@ -583,3 +589,103 @@ def test_too_few_tubes_is_a_doubt():
     ]
     assert _few_tubes([2]) and _few_tubes([1]) and _few_tubes([]) != []
     assert _few_tubes([3]) == [] and _few_tubes([2, 1]) == [] and _few_tubes([7, 7]) == []
+
+
+def test_a_top_like_glass_in_a_colour_seen_nowhere_else_is_doubtful():
+    """On a board the counts cannot check (a cover, a '?'), a tube's top run in a colour seen
+    in no other tube and within a few ΔE of the glass or of the picture beside the tube may
+    be glass the box cut off (10560) or clear glass over a picture; a vivid top, a colour
+    seen twice, or a fully visible board is no doubt."""
+    lab = np.zeros((100, 100, 3))
+    lab[:, :] = (50, 20, 0)
+    boxes = [(10, 10, 20, 80), (60, 10, 20, 80)]
+    low = _Segment(60, 90, np.array([40.0, -50, 30]), "liquid", units=1)
+    faint = _Segment(30, 60, np.array([55.0, 22, 0]), "liquid", units=1)
+    glassy = _Segment(30, 60, np.array([70.0, -40, -40]), "liquid", units=1, glass=15.0)
+    vivid = _Segment(30, 60, np.array([70.0, -40, -40]), "liquid", units=1, glass=60.0)
+    tubes = [["g", "f"], None]
+    assert _clear_tops(lab, boxes, [[low, faint], None], tubes) == [0]
+    assert _clear_tops(lab, boxes, [[low, glassy], None], tubes) == [0]
+    assert _clear_tops(lab, boxes, [[low, vivid], None], tubes) == []
+    assert _clear_tops(lab, boxes, [[low, faint], [faint]], [["g", "f"], ["f"]]) == []  # twice
+    assert _clear_tops(lab, boxes, [[low, faint], [low]], [["g", "f"], ["g"]]) == []  # visible
+
+
+def test_a_complete_tube_among_covers_is_doubtful():
+    """A tube read full of one colour on a board with a covered tube may be a cover whose icon
+    was missed (10211); a mixed or part-filled tube, or a board with no cover, is no doubt."""
+    assert _complete_among_covers([["a"] * 3, None, ["b", "c"]], 3) == [0]
+    assert _complete_among_covers([["a"] * 3, ["b"] * 3, ["c"]], 3) == []  # no cover
+    assert _complete_among_covers([["a", "a", "b"], None, ["a"] * 2], 3) == []
+    assert _complete_among_covers([["?"] * 3, None], 3) == []  # hidden cells, not a colour
+
+
+def test_a_plain_top_split_off_question_cells_counts_with_them_for_even_runs():
+    """On a grid of half the unit, a mark filling one half of a '?' cell leaves the other half
+    plain and split off as a liquid (10201): it counts with the '?' run under it, so a board
+    whose every run is then even is read again on twice the unit."""
+
+    def seg(kind: str, units: int, cut: bool = False) -> _Segment:
+        return _Segment(0, 10, np.array([50.0, 0, 0]), kind, units=units, cut=cut)
+
+    tubes = [[seg("hidden", 1), seg("liquid", 1, cut=True), seg("liquid", 2)], None]
+    assert _colour_runs(tubes) == [2, 2]
+    assert _colour_runs([[seg("hidden", 1), seg("liquid", 1)]]) == [1]  # not split off
+    assert _colour_runs([[seg("liquid", 1, cut=True)]]) == [1]  # no '?' under it
+
+
+def test_no_cork_is_dropped_when_another_tube_exceeds_the_capacity_uncorked():
+    """A one-unit plug of a colour no other liquid has, over `capacity` units of one colour,
+    is a cork; but when another tube holds more than `capacity` units with no cork on it,
+    the capacity is larger and the plug is the tube's top liquid (10244)."""
+
+    def seg(lab: tuple, units: int) -> _Segment:
+        return _Segment(0, 10, np.array(lab, dtype=float), "liquid", units=units)
+
+    corked = [seg((60, 50, 40), 2), seg((90, -5, 80), 1)]
+    mixed = [seg((30, 10, -40), 1), seg((50, -40, 30), 1), seg((60, 50, 40), 1)]
+    tubes = [list(corked), [seg((30, 10, -40), 2)]]
+    _drop_corks(tubes, 2)
+    assert len(tubes[0]) == 1  # a cork on a completed tube
+    tubes = [list(corked), list(mixed)]
+    _drop_corks(tubes, 2)
+    assert len(tubes[0]) == 2  # tube 1 holds 3 units, uncorked: capacity 3, no cork
+
+
+def test_a_question_cell_beside_a_liquid_of_its_grey_is_doubtful():
+    """With one '?' fill, a grey liquid next to a '?' run within a few ΔE of the fill, or a
+    '?' run nearer the grey liquid beside it than the fill (10764), is told apart by marks
+    alone: its tube is named. A coloured or far grey neighbour is no doubt."""
+
+    def seg(kind: str, lab: tuple) -> _Segment:
+        return _Segment(0, 10, np.array(lab, dtype=float), kind)
+
+    fill = np.array([32.0, 4, 2])
+    tubes = [
+        [seg("hidden", (23, 0, 0)), seg("liquid", (23, 0, 0)), seg("liquid", (70, 15, 15))],
+        [seg("hidden", (32, 4, 2)), seg("liquid", (35, 3, 1))],  # a liquid of the fill's grey
+        [seg("hidden", (32, 4, 2)), seg("liquid", (60, 60, 30))],  # a red: no doubt
+        [seg("hidden", (32, 4, 2)), seg("liquid", (80, 0, 0))],  # a light grey: no doubt
+        None,
+    ]
+    assert _fill_like(tubes, fill) == [0, 1]
+    assert _fill_like(tubes, None) == []  # no one fill: see `_like_hidden`
+
+
+def test_a_grey_run_in_the_place_of_question_cells_is_doubtful():
+    """A grey liquid run where a '?' cell would be (a tube's bottom, or over '?' cells), in
+    the cells' grey and nearer it than any grey liquid seen elsewhere, may be a '?' whose mark
+    was missed: its tube is named even when covers keep the counts from telling."""
+
+    def seg(kind: str, lab: tuple) -> _Segment:
+        return _Segment(0, 10, np.array(lab, dtype=float), kind, units=1)
+
+    fill = np.array([32.0, 0, 0])
+    tubes = [
+        [seg("liquid", (33, 0, 0)), seg("liquid", (60, 50, 30))],  # bottom, the fill's grey
+        [seg("liquid", (60, 50, 30)), seg("liquid", (45, 0, 0))],  # over a liquid: no cell
+        [seg("hidden", (32, 0, 0)), seg("liquid", (80, 0, 0))],  # a light grey: no doubt
+        None,
+    ]
+    assert _mark_missed(tubes, fill) == [0]
+    assert _mark_missed([[seg("liquid", (60, 50, 30))]], fill) == []

@@ -1196,6 +1196,7 @@ class _Segment:
     fit: float = 1.0
     glyphs: int = 0  # '?' marks counted inside a hidden run (0: not counted)
     glass: float = np.inf  # CIELAB distance from the empty glass at its height
+    cut: bool = False  # a plain top split off a '?' run (see `_unmarked_top`)
 
     @property
     def length(self) -> int:
@@ -1847,7 +1848,6 @@ def _read_slots(
                 per_tube, out = unmarked, alt
                 break
     tubes, conf, capacity, level, problems, palette = out
-    runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
     broken = bool(self_check(tubes, capacity)) or flat
     off = any(s.fit < MIN_FIT for t in per_tube if t for s in t)  # a boundary off the grid
@@ -1866,7 +1866,6 @@ def _read_slots(
             if not self_check(alt[0], alt[2]):  # thin marks missed: '?' cells kept it
                 per_tube, out = faint, alt
                 tubes, conf, capacity, level, problems, palette = out
-                runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     lows: list[int] = []
     choice = (geo, covered_idx, params, rims, rimmed)  # `_choose`'s arguments but the tubes
     if broken and not grid and self_check(tubes, capacity):  # a liquid read as glass?
@@ -1880,13 +1879,11 @@ def _read_slots(
         )
         per_tube, out, lows = _kept((per_tube, out), fuller, sorted(set(lows + tops)), choice)
         tubes, conf, capacity, level, problems, palette = out
-        runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     overs: list[int] = []
     if broken and not grid and self_check(tubes, capacity):  # glass read as a liquid?
         fewer, overs = _over_glass(per_tube, out, rims)
         per_tube, out, overs = _kept((per_tube, out), fewer, overs, choice)
         tubes, conf, capacity, level, problems, palette = out
-        runs = [s.units for t in per_tube if t for s in t if s.kind == "liquid"]
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
@@ -1896,7 +1893,7 @@ def _read_slots(
             )
         )
     else:
-        problems += [(text, []) for text in _even_runs(runs, capacity)]
+        problems += [(text, []) for text in _even_runs(_colour_runs(per_tube), capacity)]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
@@ -1913,12 +1910,31 @@ def _read_slots(
         for k in _tinted_full(lab, [b for b, _ in slots], per_tube, tubes, capacity)
     ]
     problems += [
+        (f"tube {k}: full of one colour, on a board with covers: a cover, its icon missed?", [k])
+        for k in _complete_among_covers(tubes, capacity)
+    ]
+    problems += [
+        (
+            f"tube {k}: its top a colour seen nowhere else, near the glass or the picture: glass?",
+            [k],
+        )
+        for k in _clear_tops(lab, [b for b, _ in slots], per_tube, tubes)
+    ]
+    problems += [
         (f"tube {k}: its top unit read as '?', but games show every tube's top: a liquid?", [k])
         for k in _hidden_tops(tubes)
     ]
     problems += [
         (f"tube {k}: a unit in the '?' cells' grey, but no mark found on it: check it", [k])
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
+    ]
+    problems += [
+        (f"tube {k}: a grey unit where a '?' cell would be, in its grey: its mark missed?", [k])
+        for k in _mark_missed(per_tube, marks.get("fill"))
+    ]
+    problems += [
+        (f"tube {k}: a '?' cell beside a liquid of nearly its grey: told apart by marks alone", [k])
+        for k in _fill_like(per_tube, marks.get("fill"))
     ]
     problems += [
         (f"tube {k}: a grey unit between '?' cells: a '?' whose mark was missed?", [k])
@@ -2057,6 +2073,40 @@ def _tinted_full(lab: np.ndarray, boxes: list, per_tube: list, tubes: list, capa
     return out
 
 
+def _clear_tops(lab: np.ndarray, boxes: list, per_tube: list, tubes: list) -> list[int]:
+    """Tubes whose top run is a liquid in a colour seen in no other tube, within `TINT_NEAR`
+    of the empty glass or of the picture beside it, on a board whose counts cannot check it
+    (a covered tube or a '?' cell): clear glass over a picture, or a headroom the box left
+    out, reads as just such a colour, and the unknown units take in its count."""
+    if _fully_visible(tubes):
+        return []
+    seen = Counter(u for t in tubes if t for u in set(t))
+    out = []
+    for k, (t, segs) in enumerate(zip(tubes, per_tube, strict=True)):
+        if not t or not segs or segs[-1].kind != "liquid" or t[-1] == HIDDEN or seen[t[-1]] > 1:
+            continue
+        top = segs[-1]
+        side = _beside(lab, boxes[k], top.y0, top.y1, _room(boxes[k], boxes))
+        near = side is not None and np.linalg.norm(top.lab - side) < TINT_NEAR
+        if near or top.glass < TINT_NEAR:
+            out.append(k)
+    return out
+
+
+def _complete_among_covers(tubes: list, capacity: int) -> list[int]:
+    """Tubes read full of one colour on a board with a covered tube: a cover whose icon was
+    missed reads so (one flat colour over the whole tube), and the covered tubes' unknown
+    units keep every count. Games deal no tube complete, and the invariant cannot confirm
+    one among covers."""
+    if all(t is not None for t in tubes):
+        return []
+    return [
+        k
+        for k, t in enumerate(tubes)
+        if t and len(t) == capacity and len(set(t)) == 1 and t[0] != HIDDEN
+    ]
+
+
 def _hidden_tops(tubes: list) -> list[int]:
     """Tubes whose top unit is read as '?': games hide only the units under the top one (the
     top is the one a player may pour), so a liquid there was taken for a '?' cell."""
@@ -2066,6 +2116,20 @@ def _hidden_tops(tubes: list) -> list[int]:
 # doubts other rules act on, found among a reading's problems by these words
 GUESS = "is a guess from the tubes' height"  # no boundary showed the unit (see `_sound`)
 EVEN_RUNS = "every colour run is an even number of units"  # see `_twice_unit`
+
+
+def _colour_runs(per_tube: list) -> list[int]:
+    """Units of every liquid run, a plain top split off a '?' run (see `_unmarked_top`)
+    counted with that run: on a grid of half the unit, a mark filling one half of a '?'
+    cell leaves its other half plain, split off as a liquid of the cells' grey."""
+    out = []
+    for t in per_tube:
+        for below, s in zip([None, *(t or [])], t or [], strict=False):
+            if s.kind != "liquid":
+                continue
+            joined = s.cut and below is not None and below.kind == "hidden"
+            out.append(s.units + below.units if joined else s.units)
+    return out
 
 
 def _even_runs(runs: list[int], capacity: int) -> list[str]:
@@ -3408,6 +3472,39 @@ def _missed_marks(per_tube: list, fill: np.ndarray | None) -> list | None:
     return out if changed else None
 
 
+def _mark_missed(per_tube: list, fill: np.ndarray | None) -> list[int]:
+    """Tubes with a grey liquid run where a '?' cell would be, in the cells' grey (the runs
+    `_missed_marks` would take for '?' cells): a thin mark on a small or blurred picture is
+    missed so, and the '?' cells and covered tubes keep every count whichever it is."""
+    variant = _missed_marks(per_tube, fill)
+    if variant is None:
+        return []
+    return [k for k, (t, v) in enumerate(zip(per_tube, variant, strict=True)) if t and t != v]
+
+
+def _fill_like(per_tube: list, fill: np.ndarray | None) -> list[int]:
+    """Tubes next to whose '?' run lies a grey liquid within `SAME_FILL` of the cells' one
+    grey `fill` (or the reverse: a '?' run nearer the liquid beside it than the fill): only
+    the marks then tell the cells from the liquid, and a mark missed or one seen in JPEG
+    noise moves a unit between them unseen by the counts."""
+    if fill is None:
+        return []
+    out = []
+    for k, t in enumerate(per_tube):
+        for a, b in zip(t or [], (t or [])[1:], strict=False):
+            kinds = {a.kind, b.kind}
+            if kinds != {"hidden", "liquid"}:
+                continue
+            cell, liquid = (a, b) if a.kind == "hidden" else (b, a)
+            near = np.linalg.norm(liquid.lab - fill) < SAME_FILL
+            if _neutral(liquid) and (
+                near or np.linalg.norm(cell.lab - liquid.lab) < np.linalg.norm(cell.lab - fill)
+            ):
+                out.append(k)
+                break
+    return out
+
+
 def _on_cells(segs: list, i: int) -> bool:
     """Run `i` of a tube's runs (from the bottom) is at the bottom or has only '?' runs under
     it: the place of a '?' cell (games hide a tube's lower units)."""
@@ -3485,17 +3582,29 @@ def _floating(segs: list[_Segment], box: tuple) -> bool:
 
 def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
     """Drop the cork of a completed tube: one-unit plugs above `capacity` units of one colour,
-    of a colour no liquid has (games cork only tubes completed in one colour)."""
-    over = [t for t in per_tube if t and sum(s.units for s in t) > capacity and len(t) <= 3]
-    ids = {id(t) for t in over}
+    of a colour no liquid has (games cork only tubes completed in one colour). None is dropped
+    when another tube holds more than `capacity` units with no cork on it: the capacity is
+    then larger, and a one-unit 'plug' is the top liquid of a tube not completed."""
+    over = [t for t in per_tube if t and sum(s.units for s in t) > capacity]
+    ids = {id(t) for t in over if len(t) <= 3}  # tubes that may carry a cork
     liquids = [s.lab for t in per_tube if t for s in (t[:1] if id(t) in ids else t)]
-    for segs in over:
-        full = segs[0].kind == "liquid" and segs[0].units == capacity
-        plugs = all(s.kind == "liquid" and s.units == 1 for s in segs[1:])
-        plugs = plugs or (len(segs) == 2 and segs[1].kind == "hidden")  # a cork's grain
-        alien = all(min(np.linalg.norm(s.lab - c) for c in liquids) > 12 for s in segs[1:])
-        if full and plugs and alien:
-            del segs[1:]
+    corked = [segs for segs in over if _corked(segs, capacity, liquids)]
+    if len(corked) < len(over):
+        return
+    for segs in corked:
+        del segs[1:]
+
+
+def _corked(segs: list[_Segment], capacity: int, liquids: list) -> bool:
+    """True when a tube holds `capacity` units of one colour under one-unit plugs (at most
+    two) in colours no liquid has (or under a cork's grain read as '?')."""
+    if len(segs) > 3:
+        return False
+    full = segs[0].kind == "liquid" and segs[0].units == capacity
+    plugs = all(s.kind == "liquid" and s.units == 1 for s in segs[1:])
+    plugs = plugs or (len(segs) == 2 and segs[1].kind == "hidden")  # a cork's grain
+    alien = all(min(np.linalg.norm(s.lab - c) for c in liquids) > 12 for s in segs[1:])
+    return full and plugs and alien
 
 
 def _capacity_from_counts(per_tube: list, capacity: int, join: float = JOIN_DELTA_E) -> int:
@@ -3879,7 +3988,7 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
     cells = images[1][s.y0 + 2 : cut - 2, x + int(0.3 * w) : x + int(0.7 * w) + 1]
     colour = np.median(cells.reshape(-1, 3), axis=0) if cells.size else s.lab
     low = _Segment(cut, s.y1, s.lab, "hidden", s.units - plain, s.fit, glyphs=s.glyphs)
-    return [low, _Segment(s.y0, cut, colour, "liquid", plain, s.fit)]
+    return [low, _Segment(s.y0, cut, colour, "liquid", plain, s.fit, cut=True)]
 
 
 def _cell_colour(images: tuple, box: tuple, y0: int, y1: int) -> np.ndarray:
