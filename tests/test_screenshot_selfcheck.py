@@ -21,11 +21,9 @@ from puzzlelab.watersort.screenshot import (
     _drop_corks,
     _even_runs,
     _few_tubes,
-    _fill_like,
     _grey_among_hidden,
     _hidden_tops,
     _like_hidden,
-    _mark_missed,
     _missed_marks,
     _none_full,
     _Segment,
@@ -650,42 +648,3 @@ def test_no_cork_is_dropped_when_another_tube_exceeds_the_capacity_uncorked():
     tubes = [list(corked), list(mixed)]
     _drop_corks(tubes, 2)
     assert len(tubes[0]) == 2  # tube 1 holds 3 units, uncorked: capacity 3, no cork
-
-
-def test_a_question_cell_beside_a_liquid_of_its_grey_is_doubtful():
-    """With one '?' fill, a grey liquid next to a '?' run within a few ΔE of the fill, or a
-    '?' run nearer the grey liquid beside it than the fill (10764), is told apart by marks
-    alone: its tube is named. A coloured or far grey neighbour is no doubt."""
-
-    def seg(kind: str, lab: tuple) -> _Segment:
-        return _Segment(0, 10, np.array(lab, dtype=float), kind)
-
-    fill = np.array([32.0, 4, 2])
-    tubes = [
-        [seg("hidden", (23, 0, 0)), seg("liquid", (23, 0, 0)), seg("liquid", (70, 15, 15))],
-        [seg("hidden", (32, 4, 2)), seg("liquid", (35, 3, 1))],  # a liquid of the fill's grey
-        [seg("hidden", (32, 4, 2)), seg("liquid", (60, 60, 30))],  # a red: no doubt
-        [seg("hidden", (32, 4, 2)), seg("liquid", (80, 0, 0))],  # a light grey: no doubt
-        None,
-    ]
-    assert _fill_like(tubes, fill) == [0, 1]
-    assert _fill_like(tubes, None) == []  # no one fill: see `_like_hidden`
-
-
-def test_a_grey_run_in_the_place_of_question_cells_is_doubtful():
-    """A grey liquid run where a '?' cell would be (a tube's bottom, or over '?' cells), in
-    the cells' grey and nearer it than any grey liquid seen elsewhere, may be a '?' whose mark
-    was missed: its tube is named even when covers keep the counts from telling."""
-
-    def seg(kind: str, lab: tuple) -> _Segment:
-        return _Segment(0, 10, np.array(lab, dtype=float), kind, units=1)
-
-    fill = np.array([32.0, 0, 0])
-    tubes = [
-        [seg("liquid", (33, 0, 0)), seg("liquid", (60, 50, 30))],  # bottom, the fill's grey
-        [seg("liquid", (60, 50, 30)), seg("liquid", (45, 0, 0))],  # over a liquid: no cell
-        [seg("hidden", (32, 0, 0)), seg("liquid", (80, 0, 0))],  # a light grey: no doubt
-        None,
-    ]
-    assert _mark_missed(tubes, fill) == [0]
-    assert _mark_missed([[seg("liquid", (60, 50, 30))]], fill) == []

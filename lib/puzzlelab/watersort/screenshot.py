@@ -1929,14 +1929,6 @@ def _read_slots(
         for k in _like_hidden(per_tube, marks.get("fill"), marks.get("symbols", False))
     ]
     problems += [
-        (f"tube {k}: a grey unit where a '?' cell would be, in its grey: its mark missed?", [k])
-        for k in _mark_missed(per_tube, marks.get("fill"))
-    ]
-    problems += [
-        (f"tube {k}: a '?' cell beside a liquid of nearly its grey: told apart by marks alone", [k])
-        for k in _fill_like(per_tube, marks.get("fill"))
-    ]
-    problems += [
         (f"tube {k}: a grey unit between '?' cells: a '?' whose mark was missed?", [k])
         for k in _grey_among_hidden(per_tube, marks.get("fill"))
     ]
@@ -3470,39 +3462,6 @@ def _missed_marks(per_tube: list, fill: np.ndarray | None) -> list | None:
                 changed = True
         out.append(new if t else t)
     return out if changed else None
-
-
-def _mark_missed(per_tube: list, fill: np.ndarray | None) -> list[int]:
-    """Tubes with a grey liquid run where a '?' cell would be, in the cells' grey (the runs
-    `_missed_marks` would take for '?' cells): a thin mark on a small or blurred picture is
-    missed so, and the '?' cells and covered tubes keep every count whichever it is."""
-    variant = _missed_marks(per_tube, fill)
-    if variant is None:
-        return []
-    return [k for k, (t, v) in enumerate(zip(per_tube, variant, strict=True)) if t and t != v]
-
-
-def _fill_like(per_tube: list, fill: np.ndarray | None) -> list[int]:
-    """Tubes next to whose '?' run lies a grey liquid within `SAME_FILL` of the cells' one
-    grey `fill` (or the reverse: a '?' run nearer the liquid beside it than the fill): only
-    the marks then tell the cells from the liquid, and a mark missed or one seen in JPEG
-    noise moves a unit between them unseen by the counts."""
-    if fill is None:
-        return []
-    out = []
-    for k, t in enumerate(per_tube):
-        for a, b in zip(t or [], (t or [])[1:], strict=False):
-            kinds = {a.kind, b.kind}
-            if kinds != {"hidden", "liquid"}:
-                continue
-            cell, liquid = (a, b) if a.kind == "hidden" else (b, a)
-            near = np.linalg.norm(liquid.lab - fill) < SAME_FILL
-            if _neutral(liquid) and (
-                near or np.linalg.norm(cell.lab - liquid.lab) < np.linalg.norm(cell.lab - fill)
-            ):
-                out.append(k)
-                break
-    return out
 
 
 def _on_cells(segs: list, i: int) -> bool:
