@@ -355,6 +355,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1971, "a dark blue of the glass's very colour under liquid: 3 tubes read 1 unit of 6"),
         (1651, "a '?' cell under a grey liquid of near its fill read as drifting glass"),
         (1586, "the headroom over a photo, near a liquid's colour, read as it: blue 7 of 6"),
+        (10246, "a unit 4/3 of the drawn one, boundaries off its grid: capacity 3 of 4"),
+        (10419, "a unit 3/2 of the drawn one, boundaries off its grid: capacity 4 of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -1998,16 +1998,20 @@ def _capacity_units(curve: tuple, height: float, flattest: float) -> list[tuple[
     """(capacity, (unit, offset)) for each capacity the tubes' height allows: its unit is the
     best-fitting one (see `_bounds_cover`) among those giving that capacity in a box `height`
     rows tall (headroom 0.1 to 1.1 units, as `_fits`), no flatter than `flattest`; capacities
-    whose unit fits less than `HYPOTHESIS_FIT` of the best are left out. Best fit first."""
+    whose unit fits less than `HYPOTHESIS_FIT` of the best, or is no peak of the fit (only
+    the slope of a neighbouring capacity's peak), are left out. Best fit first."""
     cands, cover, offs = curve
     caps = np.round((height - offs) / cands - 0.6).astype(int)
+    below = np.concatenate([[-np.inf], cover[:-1]])
+    above = np.concatenate([cover[1:], [-np.inf]])
+    peak = (cover >= below) & (cover >= above)  # a shoulder of another capacity's peak is none
     out = []
     for c in sorted(set(caps.tolist())):
         idx = np.flatnonzero((caps == c) & (cands >= flattest))
         if c < 2 or not len(idx):
             continue
         best = idx[int(np.argmax(cover[idx]))]
-        if cover[best] >= HYPOTHESIS_FIT * cover.max():
+        if peak[best] and cover[best] >= HYPOTHESIS_FIT * cover.max():
             out.append((float(cover[best]), c, (float(cands[best]), float(offs[best]))))
     out.sort(key=lambda x: -x[0])
     return [(c, grid) for _, c, grid in out]
