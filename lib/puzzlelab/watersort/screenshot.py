@@ -23,9 +23,9 @@ General image analysis, no game's pixel coordinates or colours:
    a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number of units is read again on twice
-   the unit: `_twice_unit`; one that breaks the colour counts or leaves many boundaries off
-   its grid is read again under each capacity the liquid's heights allow, and the whole
-   reading that keeps the counts with every boundary on its grid is taken: `_hypotheses`);
+   the unit: `_twice_unit`; one that leaves many boundaries off its grid is read again
+   under each capacity the liquid's heights allow, and the whole reading that keeps the
+   counts with every boundary on its grid is taken: `_hypotheses`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
    on the unit grid when a grey liquid of the same fill rests on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
@@ -2022,16 +2022,17 @@ def _hypotheses(
 ) -> Reading:
     """`reading`, or the board read again under another capacity hypothesis when that whole
     reading is clearly better: it keeps the invariant with every boundary on its grid (see
-    `_score`), where `reading` breaks the invariant or leaves `OFF_SHARE` of its boundaries
-    off its grid (fewer are noise: a glint, JPEG blocks). Its unit was then a half, a third
-    or twice the drawn one, or one capacity off. Each capacity the liquid's heights allow
-    (`_capacity_units`) is a hypothesis, read whole with its best-fitting unit; one whose
-    every colour run is an even number of units is a finer harmonic of a coarser reading (it
-    keeps the invariant whenever that does), so it is no evidence. When two hypotheses read
-    alike, or covered or hidden units leave the counts unable to confirm the one taken, or
-    only the counts (not the grid) questioned the first unit, a doubt stays on the reading."""
-    grid_off = _off_share(reading) >= OFF_SHARE  # the unit itself is in doubt
-    if not curve or not (grid_off or _score(reading)[0]):
+    `_score`), where `reading` leaves `OFF_SHARE` of its boundaries off its grid (fewer are
+    noise: a glint, JPEG blocks). Its unit was then a half, a third or twice the drawn one,
+    or one capacity off. A reading that only breaks the invariant is left to the rules
+    that read its units again (a unit of the right grid misread breaks it as well). Each
+    capacity the liquid's heights allow (`_capacity_units`) is a hypothesis, read whole with
+    its best-fitting unit; one whose every colour run is an even number of units is a finer
+    harmonic of a coarser reading (it keeps the invariant whenever that does), so it is no
+    evidence. When two hypotheses read
+    alike, or covered or hidden units leave the counts unable to confirm the one taken, a
+    doubt stays on the reading."""
+    if not curve or _off_share(reading) < OFF_SHARE:  # the unit itself is not in doubt
         return reading
     height, flattest = size
     clean = []
@@ -2053,11 +2054,11 @@ def _hypotheses(
             f"capacity {best.capacity} or {rivals[0]}: the board reads alike on both units, "
             "every boundary on the grid and every colour complete"
         )
-    if not best.fully_visible or not grid_off:
+    if not best.fully_visible:
         notes.append(
-            f"capacity {best.capacity} read on a second unit, the first breaking the colour "
-            "counts or leaving boundaries off its grid; covered or hidden units, or a first "
-            "grid that fitted, leave this one unconfirmed: check it"
+            f"capacity {best.capacity} read on a second unit, the first leaving boundaries "
+            "off its grid; covered or hidden units leave the colour counts unable to confirm "
+            "it: check it"
         )
     return replace(best, problems=[*best.problems, *notes])
 
