@@ -1977,6 +1977,7 @@ def _kept(first: tuple, variant: list, changed: list[int], choice: tuple) -> tup
 
 OFF_GRID = "not a whole number"  # a boundary between two units (see `_doubtful_units`)
 OFF_SHARE = 0.25  # of the runs: fewer boundaries off the grid are noise (a glint, JPEG blocks)
+LEAST_OFF = 2  # boundaries: one alone off the grid (of one or two runs) is no evidence on the unit
 HYPOTHESIS_FIT = 0.5  # of the best fit: a capacity's unit fitting worse is no hypothesis
 MOST_HYPOTHESES = 4  # capacities read again at most (each is a whole reading of the board)
 
@@ -2032,7 +2033,8 @@ def _hypotheses(
     evidence. When two hypotheses read
     alike, or covered or hidden units leave the counts unable to confirm the one taken, a
     doubt stays on the reading."""
-    if not curve or _off_share(reading) < OFF_SHARE:  # the unit itself is not in doubt
+    few = _score(reading)[1] < LEAST_OFF
+    if not curve or few or _off_share(reading) < OFF_SHARE:  # the unit itself is not in doubt
         return reading
     height, flattest = size
     clean = []
