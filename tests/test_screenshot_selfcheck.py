@@ -13,8 +13,10 @@ from puzzlelab.paths import shared_dir
 from puzzlelab.watersort import Level, screenshot
 from puzzlelab.watersort.generate import random_deal
 from puzzlelab.watersort.screenshot import (
+    OFF_GRID,
     DoubtfulReadingError,
     Reading,
+    _capacity_units,
     _clear_tops,
     _colour_runs,
     _complete_among_covers,
@@ -23,6 +25,7 @@ from puzzlelab.watersort.screenshot import (
     _few_tubes,
     _grey_among_hidden,
     _hidden_tops,
+    _hypotheses,
     _like_hidden,
     _missed_marks,
     _none_full,
@@ -648,3 +651,40 @@ def test_no_cork_is_dropped_when_another_tube_exceeds_the_capacity_uncorked():
     tubes = [list(corked), list(mixed)]
     _drop_corks(tubes, 2)
     assert len(tubes[0]) == 2  # tube 1 holds 3 units, uncorked: capacity 3, no cork
+
+
+def test_a_reading_off_its_grid_is_read_again_under_each_capacity(monkeypatch):
+    """Capacity 3 with half its boundaries off the grid: each capacity the liquid's heights
+    allow is read whole; the one keeping the counts with every boundary on its grid is
+    taken (capacity 4, no doubt: every unit shows). A finer harmonic (every run even) is no
+    evidence; a reading on its grid is never questioned; two clean hypotheses keep a doubt."""
+    cands = np.arange(10.0, 60.0)
+    cover = np.exp(-(((cands - 20) / 2) ** 2)) + 0.8 * np.exp(-(((cands - 30) / 2) ** 2))
+    curve = (cands, cover, np.zeros_like(cands))
+    assert _capacity_units(curve, 100.0, 5.0) == [(4, (20.0, 0.0)), (3, (30.0, 0.0))]
+    off = [f"tube {k}: liquid boundary at 1.5 units, {OFF_GRID}" for k in range(3)]
+    first = _reading([["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"], []], 3, off)
+    right = [["a", "b", "c", "d"], ["d", "c", "b", "a"], ["b", "a", "d", "c"], ["c", "d", "a", "b"]]
+    seen: list = []
+
+    def read_on(tubes: list, capacity: int, problems: list):
+        def fake(*args) -> Reading:
+            seen.append(args[-1])  # the grid asked for
+            return _reading(tubes, capacity, problems)
+
+        return fake
+
+    monkeypatch.setattr(screenshot, "_read_slots", read_on(right + [[]], 4, []))
+    got = _hypotheses(first, curve, (100.0, 5.0), (None,) * 7, None)
+    assert got.capacity == 4 and got.ok and seen == [(20.0, 0.0)]
+    even = _even_runs([2] * 3, 6)
+    monkeypatch.setattr(screenshot, "_read_slots", read_on(right + [[]], 4, even))
+    assert _hypotheses(first, curve, (100.0, 5.0), (None,) * 7, None) is first
+    seen.clear()
+    on_grid = dataclasses.replace(first, problems=[])
+    assert _hypotheses(on_grid, curve, (100.0, 5.0), (None,) * 7, None) is on_grid and not seen
+    wide = (cands, cover + 0.8 * np.exp(-(((cands - 16) / 2) ** 2)), curve[2])
+    answers = iter([_reading(right + [[]], 4, []), _reading([["a"] * 5, ["b"] * 5, []], 5, [])])
+    monkeypatch.setattr(screenshot, "_read_slots", lambda *args: next(answers))
+    both = _hypotheses(first, wide, (100.0, 5.0), (None,) * 7, None)
+    assert both.capacity == 4 and "capacity 4 or 5" in both.problems[-1]

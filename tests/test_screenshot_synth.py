@@ -357,6 +357,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1586, "the headroom over a photo, near a liquid's colour, read as it: blue 7 of 6"),
         (10201, "a '?' cell's unmarked half split off as grey: read on half the unit, silently"),
         (10244, "a top liquid dropped as a cork under a capacity guess too small, silently"),
+        (10246, "a unit 4/3 of the drawn one, boundaries off its grid: capacity 3 of 4"),
+        (10419, "a unit 3/2 of the drawn one, boundaries off its grid: capacity 4 of 6"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

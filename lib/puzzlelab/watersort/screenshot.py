@@ -23,9 +23,11 @@ General image analysis, no game's pixel coordinates or colours:
    a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number of units is read again on twice
-   the unit: `_twice_unit`); a grey run with a mark of other lightness in it is a hidden
-   unit ('?'), cut cell by cell on the unit grid when a grey liquid of the same fill rests
-   on it;
+   the unit: `_twice_unit`; one that leaves many boundaries off its grid is read again
+   under each capacity the liquid's heights allow, and the whole reading that keeps the
+   counts with every boundary on its grid is taken: `_hypotheses`);
+   a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
+   on the unit grid when a grey liquid of the same fill rests on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
@@ -1772,6 +1774,7 @@ def _read_slots(
     free: tuple | None = None  # the fit blind to the '?' marks counted: `_uncounted_unit`
     blind: list[tuple[float, float]] = []  # ... when it differs from the fit's unit
     under: dict = {}  # runs that may be a top unit (see `_under_headroom`), from either pass
+    curve: tuple = ()  # (candidate units, their fit, offsets): the hypotheses of `_hypotheses`
     for min_len in (None,) if grid else (max(3.0, 0.04 * height), None):  # second: unit / 3
         floats: list[int] = []
         marks: dict = {}
@@ -1795,6 +1798,7 @@ def _read_slots(
             unit, offset, _ = _fit_bounds(np.array(bounds), height, _least_unit(unit))
             ambiguous = unseen  # slots read apart alone may mislead: the capacity stays a guess
             cands, cover, offs = _bounds_cover(np.array(bounds), height)
+            curve = (cands, cover, offs)
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
             free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
             blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
@@ -1802,6 +1806,7 @@ def _read_slots(
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = unseen
             cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
+            curve = (cands, cover, np.zeros_like(cands))
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
     fixed = grid or rereads >= MAX_REREADS  # no box is moved again: a picture of noise
@@ -1855,9 +1860,9 @@ def _read_slots(
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
         if broken and not weak and not self_check(other.tubes, other.capacity):
-            return _twice_unit(
-                other, rival, (images, bg, slots, layout, scale, shape, gaps), params
-            )
+            board = (images, bg, slots, layout, scale, shape, gaps)
+            other = _twice_unit(other, rival, board, params)
+            return _hypotheses(other, curve, (height, flattest), board, params)
         if not broken and other.ok:  # the rival's grid holds every boundary, no doubt left
             return other
     if broken and not grid and self_check(tubes, capacity):  # no rival unit keeps it either
@@ -1963,9 +1968,9 @@ def _read_slots(
     )
     if grid or ambiguous:
         return reading
-    return _twice_unit(
-        reading, (unit, offset), (images, bg, slots, layout, scale, shape, gaps), params
-    )
+    board = (images, bg, slots, layout, scale, shape, gaps)
+    reading = _twice_unit(reading, (unit, offset), board, params)
+    return _hypotheses(reading, curve, (height, flattest), board, params)
 
 
 def _kept(first: tuple, variant: list, changed: list[int], choice: tuple) -> tuple:
@@ -1976,6 +1981,96 @@ def _kept(first: tuple, variant: list, changed: list[int], choice: tuple) -> tup
     if changed and not self_check(alt[0], alt[2]):
         return variant, alt, changed
     return first[0], first[1], []
+
+
+OFF_GRID = "not a whole number"  # a boundary between two units (see `_doubtful_units`)
+OFF_SHARE = 0.25  # of the runs: fewer boundaries off the grid are noise (a glint, JPEG blocks)
+LEAST_OFF = 2  # boundaries: one alone off the grid (of one or two runs) is no evidence on the unit
+HYPOTHESIS_FIT = 0.5  # of the best fit: a capacity's unit fitting worse is no hypothesis
+MOST_HYPOTHESES = 4  # capacities read again at most (each is a whole reading of the board)
+
+
+def _score(reading: Reading) -> tuple[int, int, int]:
+    """How doubtful a whole reading is, lower better: the game's invariant broken, boundaries
+    off its unit grid, other doubts."""
+    off = sum(OFF_GRID in p for p in reading.problems)
+    return int(bool(self_check(reading.tubes, reading.capacity))), off, len(reading.problems)
+
+
+def _off_share(reading: Reading) -> float:
+    """Boundaries off the unit grid per colour run read (a run's top is a boundary)."""
+    runs = sum(len(list(groupby(t))) for t in reading.tubes if t)
+    return sum(OFF_GRID in p for p in reading.problems) / max(1, runs)
+
+
+def _capacity_units(curve: tuple, height: float, flattest: float) -> list[tuple[int, tuple]]:
+    """(capacity, (unit, offset)) for each capacity the tubes' height allows: its unit is the
+    best-fitting one (see `_bounds_cover`) among those giving that capacity in a box `height`
+    rows tall (headroom 0.1 to 1.1 units, as `_fits`), no flatter than `flattest`; capacities
+    whose unit fits less than `HYPOTHESIS_FIT` of the best, or is no peak of the fit (only
+    the slope of a neighbouring capacity's peak), are left out. Best fit first."""
+    cands, cover, offs = curve
+    caps = np.round((height - offs) / cands - 0.6).astype(int)
+    below = np.concatenate([[-np.inf], cover[:-1]])
+    above = np.concatenate([cover[1:], [-np.inf]])
+    peak = (cover >= below) & (cover >= above)  # a shoulder of another capacity's peak is none
+    out = []
+    for c in sorted(set(caps.tolist())):
+        idx = np.flatnonzero((caps == c) & (cands >= flattest))
+        if c < 2 or not len(idx):
+            continue
+        best = idx[int(np.argmax(cover[idx]))]
+        if peak[best] and cover[best] >= HYPOTHESIS_FIT * cover.max():
+            out.append((float(cover[best]), c, (float(cands[best]), float(offs[best]))))
+    out.sort(key=lambda x: -x[0])
+    return [(c, grid) for _, c, grid in out]
+
+
+def _hypotheses(
+    reading: Reading, curve: tuple, size: tuple, board: tuple, params: ReaderParams
+) -> Reading:
+    """`reading`, or the board read again under another capacity hypothesis when that whole
+    reading is clearly better: it keeps the invariant with every boundary on its grid (see
+    `_score`), where `reading` leaves `OFF_SHARE` of its boundaries off its grid (fewer are
+    noise: a glint, JPEG blocks). Its unit was then a half, a third or twice the drawn one,
+    or one capacity off. A reading that only breaks the invariant is left to the rules
+    that read its units again (a unit of the right grid misread breaks it as well). Each
+    capacity the liquid's heights allow (`_capacity_units`) is a hypothesis, read whole with
+    its best-fitting unit; one whose every colour run is an even number of units is a finer
+    harmonic of a coarser reading (it keeps the invariant whenever that does), so it is no
+    evidence. When two hypotheses read
+    alike, or covered or hidden units leave the counts unable to confirm the one taken, a
+    doubt stays on the reading."""
+    few = _score(reading)[1] < LEAST_OFF
+    if not curve or few or _off_share(reading) < OFF_SHARE:  # the unit itself is not in doubt
+        return reading
+    height, flattest = size
+    clean = []
+    for c, grid in _capacity_units(curve, height, flattest)[:MOST_HYPOTHESES]:
+        if c == reading.capacity:
+            continue
+        other = _read_slots(*board, params, grid)
+        even = any(EVEN_RUNS in p for p in other.problems)  # twice its unit fits as well
+        if _score(other)[:2] == (0, 0) and not even:
+            clean.append((_score(other), other))
+    if not clean:
+        return reading
+    clean.sort(key=lambda x: x[0])
+    best = clean[0][1]
+    rivals = [r.capacity for _, r in clean[1:] if r.capacity != best.capacity]
+    notes = []
+    if rivals:
+        notes.append(
+            f"capacity {best.capacity} or {rivals[0]}: the board reads alike on both units, "
+            "every boundary on the grid and every colour complete"
+        )
+    if not best.fully_visible:
+        notes.append(
+            f"capacity {best.capacity} read on a second unit, the first leaving boundaries "
+            "off its grid; covered or hidden units leave the colour counts unable to confirm "
+            "it: check it"
+        )
+    return replace(best, problems=[*best.problems, *notes])
 
 
 LEAST_CAPACITY = 3  # units: the fit prefers tubes holding at least this many (see `_pick_unit`)
