@@ -405,9 +405,19 @@ def _row_at(
     for n in range(most, 1, -1):
         xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
         boxes = [(x, top, w, h) for x in xs]
-        if all(_tinted(lab, b, pitch) or (prof is not None and _sided(prof, b)) for b in boxes):
+        if all(_slot_seen(lab, b, pitch, prof) for b in boxes):
             return [(b, True) for b in boxes]
     return []
+
+
+def _slot_seen(lab: np.ndarray, box: tuple, pitch: float, prof: np.ndarray | None) -> bool:
+    """True when a slot of a row looked for shows a tube: faint glass (`_tinted`), walls in
+    the side profile `prof` (`_sided`), or a liquid at its floor (`_liquid_floor`: liquid
+    sinks, so a tube holding any shows it at its bottom, however its glass blends into a
+    photo that changes across it)."""
+    if _tinted(lab, box, pitch) or (prof is not None and _sided(prof, box)):
+        return True
+    return _liquid_floor(lab, box, pitch)
 
 
 def _same_pitch(rows: list, others: list) -> bool:
