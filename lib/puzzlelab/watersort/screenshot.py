@@ -619,11 +619,11 @@ def _fill_row(
     """(box, doubtful) slots of a row: its boxes, plus slots where the row's regular spacing
     says a tube stands but none was found: a tube when both its sides show edges in `side`,
     doubtful when it differs from the background, or, between two tubes of the row, when it
-    is faint glass (`_tinted`). A slot between two tubes that looks like background is
-    appended to `gaps` as (row, x). `pitch_hint` is the other rows' spacing: a
-    one-tube row spaces at it, and a finer pitch (see `_finer`) must match it. No
-    slot is added beyond both the row's tubes and `reach`, the other rows' span (a photo
-    beside a short row is no tube)."""
+    is faint glass (`_tinted` down to `HOLE_TINT`: games leave no hole in a row). A slot
+    between two tubes that looks like background is appended to `gaps` as (row, x).
+    `pitch_hint` is the other rows' spacing: a one-tube row spaces at it, and a finer pitch
+    (see `_finer`) must match it. No slot is added beyond both the row's tubes and `reach`,
+    the other rows' span (a photo beside a short row is no tube)."""
     slots = [(b, odd) for b, odd in row]
     pitch = _pitch(row) if len(row) > 1 else pitch_hint
     if pitch <= 0:
@@ -660,7 +660,8 @@ def _fill_row(
     lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
     for b in missed:  # a slot between two tubes: games leave no hole in a row
         faint = prof is not None and _sided(prof, b, 2.0, _inner_walls)  # fainter sides
-        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch) or _liquid_floor(lab, b, pitch)):
+        tint = _tinted(lab, b, pitch, HOLE_TINT)
+        if lo < b[0] < hi and (faint or tint or _liquid_floor(lab, b, pitch)):
             slots.append((b, True))
             added.add(b)
         elif lo < b[0] < hi:
@@ -703,7 +704,8 @@ def _centre(
 ) -> list:
     """A row's slots, more or one fewer when it sits half a pitch or a whole number of half
     pitches off the picture's centre (games centre their rows): faint empty tubes at the
-    short end, one by one while they differ a little from the background or show both walls
+    short end, one by one while they differ a little from the background (`HOLE_TINT`: the
+    centring put them there) or show both walls
     in the row's side profile `prof` (as faint as a hole's: see `_fill_row`), else the slot
     the spacing added at the long end (half a pitch off); else the short end's next slot goes
     to `gaps` as (row, x)."""
@@ -717,7 +719,7 @@ def _centre(
         x, y, w, h = last if off < 0 else first
         b = (round(x - np.sign(off) * pitch), y, w, h)
         walls = prof is not None and _sided(prof, b, 2.0, _inner_walls)
-        seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)
+        seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch, HOLE_TINT)
         if not (walls or seen or _liquid_floor(lab, b, pitch)):
             break
         slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
@@ -821,6 +823,13 @@ def _stands_out(
         return False
     local = np.median(np.concatenate(pixels or [bg[None]]), axis=0)
     return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > tol
+
+
+# ΔE: a slot the row's spacing or centring puts between or beside its tubes is glass when it
+# tints the background this much (medians of many pixels: JPEG noise leaves a flat background
+# within a few tenths); faint glass drawn over a flat colour tints it by 1.3 to 2 on boards
+# whose empty tube was missed at the general 2.5
+HOLE_TINT = 1.0
 
 
 def _tinted(lab: np.ndarray, box: tuple, pitch: float, tol: float = 2.5) -> bool:
@@ -1500,9 +1509,10 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
 def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: list) -> set:
     """Boxes the rows' spacing added that read as empty yet show no tube: no edge at either
     wall (side strength under half what `_sided` counts as an edge at all) and no glass
-    tinting the background (`_tinted`). A smooth photo or gradient behind a row differs from
-    the background beside a slot without any tube there; an empty tube, however faint its
-    glass, changes the picture across its walls."""
+    tinting the background (`_tinted`, down to `HOLE_TINT`: the spacing put the slot
+    there). A smooth photo or gradient behind a row differs from the background beside a
+    slot without any tube there; an empty tube, however faint its glass, changes the
+    picture across its walls."""
     out, k = set(), 0
     for row in rows:
         xs = sorted(b[0] for b, _ in row)
@@ -1513,7 +1523,7 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
             x, y, w, h = box
             pitch = min(abs(x - o) for o in xs if o != x)
             prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
-            if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch):
+            if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch, HOLE_TINT):
                 out.add(box)
     return out
 
