@@ -2720,23 +2720,29 @@ def _read_missed(
     and the board's invariant judges it; a full tube is at most what the board's tubes hold
     or what the slot's own box fits (a row's boxes may come out taller than another row's,
     whose tops of faint glass were missed). A box reaching below its row's liquid is cut
-    there before its units are counted (see `_missed_floors`). Returns the slots left
+    there before its units are counted (see `_missed_floors`), and its colour above empty
+    space judged again in the cut box (the picture below a tube's bottom is no glass that a
+    liquid floats on). Returns the slots left
     covered with no icon seen: doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     read: dict[int, tuple] = {}
+    least = max(3.0, 0.35 * unit)
     for k, (box, filled) in enumerate(slots):
         if not filled:
             continue
         floats: list[int] = []
-        segs = _segment_tubes(
-            images, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats, marks
-        )
+        segs = _segment_tubes(images, [(box, False)], glass, least, params, floats, marks)
         if segs[0] is not None:  # else a cover's icon
             read[k] = (segs[0], floats, dict(marks["under"]))
     floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
     for k, (segs, floats, under) in read.items():
         box = floors[k]
+        if floats and box != slots[k][0]:  # the picture under the tube's bottom is no glass
+            floats = []
+            again = _segment_tubes(images, [(box, False)], glass, least, params, floats, marks)
+            segs = segs if again[0] is None else again[0]
+            under = dict(marks["under"])
         segs = _counted(images, box, segs, unit, offset, marks)
         run = under.get(0)  # a top unit read as glass (see `_under_headroom`)
         if run is not None and _add_top(segs, run, box, unit, offset, glass):
