@@ -355,6 +355,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1971, "a dark blue of the glass's very colour under liquid: 3 tubes read 1 unit of 6"),
         (1651, "a '?' cell under a grey liquid of near its fill read as drifting glass"),
         (1586, "the headroom over a photo, near a liquid's colour, read as it: blue 7 of 6"),
+        (10658, "a second row over a photo, one tube showing only its bottom liquid: 2 for 2, 2"),
+        (10187, "an empty tube tinting a flat background by 1.4 in a hole: 7, 6 for 7, 7"),
+        (10064, "an empty tube faintly tinting a gradient at a row's short end: 8, 7 for 8, 8"),
+        (10234, "a one-unit tube whose box reached below the floor read as covered"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
