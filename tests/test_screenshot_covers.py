@@ -6,15 +6,18 @@ from __future__ import annotations
 import numpy as np
 
 from puzzlelab.watersort.screenshot import (
+    DEFAULT_PARAMS,
     _cover_body,
     _cover_span,
     _fine,
+    _Glass,
     _headroom_dropped,
     _icon,
     _merge_same,
     _merge_short,
     _on_cover,
     _profile,
+    _read_missed,
     _repeated,
     _Segment,
     _segments,
@@ -193,3 +196,21 @@ def test_a_slot_overfull_by_its_top_run_at_the_rim_drops_it():
     low = stack[:3] + [_Segment(y + 20, y + 40, np.zeros(3), units=1)]
     assert _headroom_dropped(low, BOX, 40.0, 3) == low
     assert _headroom_dropped(stack, BOX, 40.0, 2) == stack
+
+
+def test_a_slot_reaching_below_its_rows_floor_shows_no_liquid_afloat():
+    """A slot the spacing added, its box 30 rows below the row's floor (where a found tube's
+    liquid ends), holds one red unit at the tube's bottom under clear glass: cut at the floor
+    it is a tube of one unit, not a liquid floating on the picture below it, so no cover
+    (seed 10234 read such a tube as covered with no icon)."""
+    bg = np.array([40.0, 30.0, -30.0])
+    lab = np.tile(bg, (260, 160, 1)).astype(np.float32)
+    lab[40:200, 20:60] = (60.0, -40.0, 40.0)  # the found tube: four green units
+    lab[160:200, 100:140] = (45.0, 60.0, 40.0)  # one red unit at the added slot's bottom
+    found, added = (20, 40, 40, 160), (100, 40, 40, 190)
+    glass = _Glass(lab, bg, bg, (found, added), bg, (1.0, np.zeros(3)))
+    green = [_Segment(40, 200, np.array([60.0, -40.0, 40.0]), "liquid", units=4)]
+    per_tube = [green, None]
+    slots = [(found, False), (added, True)]
+    unsure = _read_missed((lab, lab), slots, per_tube, glass, 40.0, 0.0, 4, DEFAULT_PARAMS, {}, [2])
+    assert unsure == [] and [s.units for s in per_tube[1]] == [1]

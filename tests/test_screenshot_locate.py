@@ -398,3 +398,46 @@ def test_no_row_of_faint_tubes_is_taken_inside_an_ad_banner():
 
     assert len(find_tubes(picture(banner=True))) == 2
     assert len(find_tubes(picture(banner=False))) == 3
+
+
+def test_a_second_row_counts_a_slot_whose_only_sign_is_a_liquid_at_its_floor():
+    """One row of two tubes found; further down a centred row of two, one of faint glass and
+    one whose glass does not show but whose bottom holds a liquid (liquid sinks; seed 10658:
+    glass blending into a photo that changes across it): a second row. Without the liquid
+    the row is not all seen, and none is added."""
+    pitch, w, h = 80, 40, 180
+    row = [((round(240 + (j - 0.5) * pitch - w / 2), 60, w, h), False) for j in range(2)]
+    faint, bare = [(b[0], 430, w, h) for b, _ in row]
+    lab = _liquid_at_bottom(_lab_board([faint]), bare)
+    got = _more_rows([row], lab)
+    assert len(got) == 2 and got[0] == row
+    assert [b[0] for b, _ in got[1]] == [faint[0], bare[0]]
+    assert _more_rows([row], _lab_board([faint])) == [row]
+
+
+def test_a_slot_the_rows_centring_puts_at_its_end_needs_only_a_faint_tint():
+    """Two tubes found half a pitch left of the centre; the slot at the right end tints the
+    flat background by 1.5 ΔE only (seed 10064: faint empty glass): under the tint any slot
+    needs, enough for the one the row's centring points at. Plain background is no tube."""
+    pitch, w, h, y = 80, 40, 180, 100
+    xs = [round(240 + (j - 1) * pitch - w / 2) for j in range(3)]
+    slots = [((x, y, w, h), False) for x in xs[:2]]
+    lab = _lab_board([(xs[2], y, w, h)], tint=1.5)
+    assert not _tinted(lab, (xs[2], y, w, h), pitch)
+    got = _centre(list(slots), set(), pitch, lab, gaps := [], 0)
+    assert [b[0] for b, _ in got] == xs and gaps == []
+    got = _centre(list(slots), set(), pitch, _lab_board([]), gaps := [], 0)
+    assert got == slots and gaps == [(0, xs[2])]
+
+
+def test_an_added_slot_of_glass_tinting_a_flat_background_faintly_is_no_ghost():
+    """Two tubes found and a slot the spacing added between them, read empty, no edge at its
+    walls: tinting the flat background by 1.5 ΔE it is faint glass (seed 10187), not a ghost;
+    plain background is."""
+    w, h, y = 40, 180, 100
+    boxes = [(x, y, w, h) for x in (40, 120, 200)]
+    side = np.zeros((800, 480), np.float32)
+    rows = [[(b, False) for b in boxes]]
+    found = {boxes[0], boxes[2]}
+    assert _ghosts(_lab_board([boxes[1]], tint=1.5), side, rows, found, [[], [], []]) == set()
+    assert _ghosts(_lab_board([]), side, rows, found, [[], [], []]) == {boxes[1]}

@@ -359,6 +359,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10244, "a top liquid dropped as a cork under a capacity guess too small, silently"),
         (10246, "a unit 4/3 of the drawn one, boundaries off its grid: capacity 3 of 4"),
         (10419, "a unit 3/2 of the drawn one, boundaries off its grid: capacity 4 of 6"),
+        (10658, "a second row over a photo, one tube showing only its bottom liquid: 2 for 2, 2"),
+        (10187, "an empty tube tinting a flat background by 1.4 in a hole: 7, 6 for 7, 7"),
+        (10064, "an empty tube faintly tinting a gradient at a row's short end: 8, 7 for 8, 8"),
+        (10234, "a one-unit tube whose box reached below the floor read as covered"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

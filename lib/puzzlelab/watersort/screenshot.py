@@ -407,9 +407,19 @@ def _row_at(
     for n in range(most, 1, -1):
         xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
         boxes = [(x, top, w, h) for x in xs]
-        if all(_tinted(lab, b, pitch) or (prof is not None and _sided(prof, b)) for b in boxes):
+        if all(_slot_seen(lab, b, pitch, prof) for b in boxes):
             return [(b, True) for b in boxes]
     return []
+
+
+def _slot_seen(lab: np.ndarray, box: tuple, pitch: float, prof: np.ndarray | None) -> bool:
+    """True when a slot of a row looked for shows a tube: faint glass (`_tinted`), walls in
+    the side profile `prof` (`_sided`), or a liquid at its floor (`_liquid_floor`: liquid
+    sinks, so a tube holding any shows it at its bottom, however its glass blends into a
+    photo that changes across it)."""
+    if _tinted(lab, box, pitch) or (prof is not None and _sided(prof, box)):
+        return True
+    return _liquid_floor(lab, box, pitch)
 
 
 def _same_pitch(rows: list, others: list) -> bool:
@@ -611,11 +621,11 @@ def _fill_row(
     """(box, doubtful) slots of a row: its boxes, plus slots where the row's regular spacing
     says a tube stands but none was found: a tube when both its sides show edges in `side`,
     doubtful when it differs from the background, or, between two tubes of the row, when it
-    is faint glass (`_tinted`). A slot between two tubes that looks like background is
-    appended to `gaps` as (row, x). `pitch_hint` is the other rows' spacing: a
-    one-tube row spaces at it, and a finer pitch (see `_finer`) must match it. No
-    slot is added beyond both the row's tubes and `reach`, the other rows' span (a photo
-    beside a short row is no tube)."""
+    is faint glass (`_tinted` down to `HOLE_TINT`: games leave no hole in a row). A slot
+    between two tubes that looks like background is appended to `gaps` as (row, x).
+    `pitch_hint` is the other rows' spacing: a one-tube row spaces at it, and a finer pitch
+    (see `_finer`) must match it. No slot is added beyond both the row's tubes and `reach`,
+    the other rows' span (a photo beside a short row is no tube)."""
     slots = [(b, odd) for b, odd in row]
     pitch = _pitch(row) if len(row) > 1 else pitch_hint
     if pitch <= 0:
@@ -652,7 +662,8 @@ def _fill_row(
     lo, hi = min(b[0] for b, _ in slots), max(b[0] for b, _ in slots)
     for b in missed:  # a slot between two tubes: games leave no hole in a row
         faint = prof is not None and _sided(prof, b, 2.0, _inner_walls)  # fainter sides
-        if lo < b[0] < hi and (faint or _tinted(lab, b, pitch) or _liquid_floor(lab, b, pitch)):
+        tint = _tinted(lab, b, pitch, HOLE_TINT)
+        if lo < b[0] < hi and (faint or tint or _liquid_floor(lab, b, pitch)):
             slots.append((b, True))
             added.add(b)
         elif lo < b[0] < hi:
@@ -695,7 +706,8 @@ def _centre(
 ) -> list:
     """A row's slots, more or one fewer when it sits half a pitch or a whole number of half
     pitches off the picture's centre (games centre their rows): faint empty tubes at the
-    short end, one by one while they differ a little from the background or show both walls
+    short end, one by one while they differ a little from the background (`HOLE_TINT`: the
+    centring put them there) or show both walls
     in the row's side profile `prof` (as faint as a hole's: see `_fill_row`), else the slot
     the spacing added at the long end (half a pitch off); else the short end's next slot goes
     to `gaps` as (row, x)."""
@@ -709,7 +721,7 @@ def _centre(
         x, y, w, h = last if off < 0 else first
         b = (round(x - np.sign(off) * pitch), y, w, h)
         walls = prof is not None and _sided(prof, b, 2.0, _inner_walls)
-        seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch)
+        seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch, HOLE_TINT)
         if not (walls or seen or _liquid_floor(lab, b, pitch)):
             break
         slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
@@ -813,6 +825,13 @@ def _stands_out(
         return False
     local = np.median(np.concatenate(pixels or [bg[None]]), axis=0)
     return bool(inner.size) and float(np.median(np.linalg.norm(inner - local, axis=1))) > tol
+
+
+# ΔE: a slot the row's spacing or centring puts between or beside its tubes is glass when it
+# tints the background this much (medians of many pixels: JPEG noise leaves a flat background
+# within a few tenths); faint glass drawn over a flat colour tints it by 1.3 to 2 on boards
+# whose empty tube was missed at the general 2.5
+HOLE_TINT = 1.0
 
 
 def _tinted(lab: np.ndarray, box: tuple, pitch: float, tol: float = 2.5) -> bool:
@@ -1493,9 +1512,10 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
 def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: list) -> set:
     """Boxes the rows' spacing added that read as empty yet show no tube: no edge at either
     wall (side strength under half what `_sided` counts as an edge at all) and no glass
-    tinting the background (`_tinted`). A smooth photo or gradient behind a row differs from
-    the background beside a slot without any tube there; an empty tube, however faint its
-    glass, changes the picture across its walls."""
+    tinting the background (`_tinted`, down to `HOLE_TINT`: the spacing put the slot
+    there). A smooth photo or gradient behind a row differs from the background beside a
+    slot without any tube there; an empty tube, however faint its glass, changes the
+    picture across its walls."""
     out, k = set(), 0
     for row in rows:
         xs = sorted(b[0] for b, _ in row)
@@ -1506,7 +1526,7 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
             x, y, w, h = box
             pitch = min(abs(x - o) for o in xs if o != x)
             prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
-            if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch):
+            if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch, HOLE_TINT):
                 out.add(box)
     return out
 
@@ -2851,23 +2871,29 @@ def _read_missed(
     and the board's invariant judges it; a full tube is at most what the board's tubes hold
     or what the slot's own box fits (a row's boxes may come out taller than another row's,
     whose tops of faint glass were missed). A box reaching below its row's liquid is cut
-    there before its units are counted (see `_missed_floors`). Returns the slots left
+    there before its units are counted (see `_missed_floors`), and its colour above empty
+    space judged again in the cut box (the picture below a tube's bottom is no glass that a
+    liquid floats on). Returns the slots left
     covered with no icon seen: doubtful."""
     unsure = []
     limit = max([geo] + [sum(s.units for s in t) for t in per_tube if t])
     read: dict[int, tuple] = {}
+    least = max(3.0, 0.35 * unit)
     for k, (box, filled) in enumerate(slots):
         if not filled:
             continue
         floats: list[int] = []
-        segs = _segment_tubes(
-            images, [(box, False)], glass, max(3.0, 0.35 * unit), params, floats, marks
-        )
+        segs = _segment_tubes(images, [(box, False)], glass, least, params, floats, marks)
         if segs[0] is not None:  # else a cover's icon
             read[k] = (segs[0], floats, dict(marks["under"]))
     floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
     for k, (segs, floats, under) in read.items():
         box = floors[k]
+        if floats and box != slots[k][0]:  # the picture under the tube's bottom is no glass
+            floats = []
+            again = _segment_tubes(images, [(box, False)], glass, least, params, floats, marks)
+            segs = segs if again[0] is None else again[0]
+            under = dict(marks["under"])
         segs = _counted(images, box, segs, unit, offset, marks)
         run = under.get(0)  # a top unit read as glass (see `_under_headroom`)
         if run is not None and _add_top(segs, run, box, unit, offset, glass):
