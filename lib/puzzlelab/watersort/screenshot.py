@@ -3487,14 +3487,14 @@ def _drop_corks(per_tube: list[list[_Segment] | None], capacity: int) -> None:
     """Drop the cork of a completed tube: one-unit plugs above `capacity` units of one colour,
     of a colour no liquid has (games cork only tubes completed in one colour)."""
     over = [t for t in per_tube if t and sum(s.units for s in t) > capacity and len(t) <= 3]
-    ids = {id(t) for t in over}
+    over = [t for t in over if t[0].kind == "liquid" and t[0].units == capacity]
+    ids = {id(t) for t in over}  # a plug on a tube not full of one colour is a liquid's unit
     liquids = [s.lab for t in per_tube if t for s in (t[:1] if id(t) in ids else t)]
     for segs in over:
-        full = segs[0].kind == "liquid" and segs[0].units == capacity
         plugs = all(s.kind == "liquid" and s.units == 1 for s in segs[1:])
         plugs = plugs or (len(segs) == 2 and segs[1].kind == "hidden")  # a cork's grain
         alien = all(min(np.linalg.norm(s.lab - c) for c in liquids) > 12 for s in segs[1:])
-        if full and plugs and alien:
+        if plugs and alien:
             del segs[1:]
 
 
