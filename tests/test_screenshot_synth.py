@@ -16,9 +16,12 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _cell_marked,
     _completed,
     _count_units,
+    _counted,
     _drifts,
+    _drop_corks,
     _faint_cells,
     _Glass,
     _glass,
@@ -355,6 +358,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1971, "a dark blue of the glass's very colour under liquid: 3 tubes read 1 unit of 6"),
         (1651, "a '?' cell under a grey liquid of near its fill read as drifting glass"),
         (1586, "the headroom over a photo, near a liquid's colour, read as it: blue 7 of 6"),
+        (10244, "a top unit on a short box taken for a cork, its colour's others on tubes over"),
+        (10752, "a grey liquid on ringed '?' cells (no one fill) read as '?' with ok True"),
+        (10695, "bold '?' marks surviving the flattening missed: a grey liquid read as '?'"),
+        (10663, "bold '?' marks surviving the flattening missed: '?' cells read as grey"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -955,6 +962,42 @@ def test_unmarked_cells_atop_a_marked_run_are_liquid():
     out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
     assert [(s.kind, s.units) for s in out] == [("hidden", 3), ("liquid", 2)]
     assert out[1].y1 == out[0].y0 == 60
+
+
+def test_unmarked_top_cells_of_a_question_run_are_liquid_with_no_one_fill():
+    """With no one '?' fill on the board (rings round the marks leave several greys), a
+    '?' run's top cells that show no mark are still a grey liquid resting on the cells."""
+    images, box = _cells([True, False])
+    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", glyphs=1)
+    out = _counted(images, box, [run], 30.0, 0.0, {"fill": None, "symbols": False})
+    assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
+    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", glyphs=1)
+    out = _counted(images, box, [run], 30.0, 0.0, {"fill": None, "symbols": True})
+    assert [(s.kind, s.units) for s in out] == [("hidden", 2)]  # symbols: marks on liquids
+
+
+def test_a_bold_mark_that_survives_the_flattening_marks_its_cell():
+    """A mark as wide as the median filter stays in the flat copy too: its cell is still
+    marked, its pixels off the cell's own median lightness; a plain cell is not."""
+    (lab, _), box = _cells([True, False])
+    flat = lab.copy()  # the bold strokes survived the filter
+    assert _cell_marked((lab, flat), box, 30, 60)
+    assert not _cell_marked((lab, flat), box, 0, 30)
+
+
+def test_a_plug_of_a_colour_seen_on_a_tube_not_full_is_no_cork():
+    """A one-unit plug over a tube full of one colour is a cork only when its colour is seen
+    nowhere else; another tube over the capacity guess, of several colours, shows liquid."""
+    green, yellow, grey = (np.array(c) for c in ([80.0, -30, 10], [88.0, -25, 84], [30.0, 0, 0]))
+    corked = [_Segment(60, 100, green, units=2), _Segment(40, 60, yellow, units=1)]
+    mixed = [_Segment(80, 100, grey, units=1), _Segment(60, 80, green, units=1)]
+    mixed.append(_Segment(40, 60, yellow + 2, units=1))
+    tubes = [corked, mixed]
+    _drop_corks(tubes, 2)
+    assert [len(t) for t in tubes] == [2, 3]  # yellow is a liquid: kept
+    alone = [list(corked), [_Segment(60, 100, grey, units=2)]]
+    _drop_corks(alone, 2)
+    assert [len(t) for t in alone] == [1, 1]  # a colour seen nowhere else: a cork
 
 
 def test_a_marked_cell_in_a_dark_run_is_hidden_only_in_the_fill():
