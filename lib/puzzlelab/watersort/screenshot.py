@@ -3917,19 +3917,15 @@ def _cell_rows(box: tuple, y0: int, y1: int) -> tuple[int, int]:
     return max(y0 + trim, y), min(y1 - trim, y + h - w // 8)
 
 
-def _cell_marked(
-    images, box: tuple, y0: int, y1: int, least: float = 30.0, bold: bool = True
-) -> bool:
+def _cell_marked(images, box: tuple, y0: int, y1: int, least: float = 30.0) -> bool:
     """True when one unit cell, rows y0 to y1, shows a mark (a '?') on its fill, its pixels
-    off the fill's lightness by more than `least`; with `bold`, also a mark whose strokes
-    survive the flattening (see `_off_fill`; a faint mark is a thin one, and a shading of a
-    picture's colour within a cell would pass a faint test against the cell's median)."""
+    off the fill's lightness by more than `least`."""
     rows = _cell_rows(box, y0, y1)
     if rows[1] - rows[0] < 2:
         return False
     if _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least)):
         return True
-    return bold and _mark_like(_off_fill(images[0], box, rows, least))
+    return _mark_like(_off_fill(images[0], box, rows, least))
 
 
 def _off_fill(lab: np.ndarray, box: tuple, rows: tuple[int, int], least: float) -> np.ndarray:
@@ -3963,7 +3959,7 @@ def _faint_cells(images, slots: list, per_tube: list, unit: float, offset: float
             n = 0
             while on_cells and s.kind == "liquid" and n < s.units:
                 y0, y1 = round(bottom - (below + n + 1) * unit), round(bottom - (below + n) * unit)
-                if not _cell_marked(images, box, y0, y1, FAINT_MARK, bold=False):
+                if not _cell_marked(images, box, y0, y1, FAINT_MARK):
                     break
                 greys.append((below + n, _cell_colour(images, box, y0, y1)))
                 n += 1
