@@ -3923,18 +3923,7 @@ def _cell_marked(images, box: tuple, y0: int, y1: int, least: float = 30.0) -> b
     rows = _cell_rows(box, y0, y1)
     if rows[1] - rows[0] < 2:
         return False
-    if _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least)):
-        return True
-    return _mark_like(_off_fill(images[0], box, rows, least))
-
-
-def _off_fill(lab: np.ndarray, box: tuple, rows: tuple[int, int], least: float) -> np.ndarray:
-    """Boolean map of a cell's pixels (`rows`, the tube's middle half) lighter or darker by
-    more than `least` than the cell's median lightness, its fill: a bold mark's strokes are
-    as wide as the flattening's filter and survive in the flat copy `_marks` compares with."""
-    x, _, w, _ = box
-    light = lab[rows[0] : rows[1], x + int(0.25 * w) : x + int(0.75 * w), 0]
-    return np.abs(light - np.median(light)) > least if light.size else np.zeros((0, 0), bool)
+    return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least))
 
 
 FAINT_MARK = 18.0  # ΔL: what a '?' stroke one pixel thin keeps once a small picture is scaled
