@@ -16,7 +16,6 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
-    _cell_marked,
     _completed,
     _count_units,
     _counted,
@@ -360,8 +359,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1586, "the headroom over a photo, near a liquid's colour, read as it: blue 7 of 6"),
         (10244, "a top unit on a short box taken for a cork, its colour's others on tubes over"),
         (10752, "a grey liquid on ringed '?' cells (no one fill) read as '?' with ok True"),
-        (10695, "bold '?' marks surviving the flattening missed: a grey liquid read as '?'"),
-        (10663, "bold '?' marks surviving the flattening missed: '?' cells read as grey"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -974,15 +971,6 @@ def test_unmarked_top_cells_of_a_question_run_are_liquid_with_no_one_fill():
     run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", glyphs=1)
     out = _counted(images, box, [run], 30.0, 0.0, {"fill": None, "symbols": True})
     assert [(s.kind, s.units) for s in out] == [("hidden", 2)]  # symbols: marks on liquids
-
-
-def test_a_bold_mark_that_survives_the_flattening_marks_its_cell():
-    """A mark as wide as the median filter stays in the flat copy too: its cell is still
-    marked, its pixels off the cell's own median lightness; a plain cell is not."""
-    (lab, _), box = _cells([True, False])
-    flat = lab.copy()  # the bold strokes survived the filter
-    assert _cell_marked((lab, flat), box, 30, 60)
-    assert not _cell_marked((lab, flat), box, 0, 30)
 
 
 def test_a_plug_of_a_colour_seen_on_a_tube_not_full_is_no_cork():
