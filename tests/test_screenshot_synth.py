@@ -18,7 +18,9 @@ from puzzlelab.watersort.screenshot import (
     _bounds,
     _completed,
     _count_units,
+    _counted,
     _drifts,
+    _drop_corks,
     _faint_cells,
     _Glass,
     _glass,
@@ -363,6 +365,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10187, "an empty tube tinting a flat background by 1.4 in a hole: 7, 6 for 7, 7"),
         (10064, "an empty tube faintly tinting a gradient at a row's short end: 8, 7 for 8, 8"),
         (10234, "a one-unit tube whose box reached below the floor read as covered"),
+        (10752, "a grey liquid on ringed '?' cells (no one fill) read as '?' with ok True"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -963,6 +966,33 @@ def test_unmarked_cells_atop_a_marked_run_are_liquid():
     out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
     assert [(s.kind, s.units) for s in out] == [("hidden", 3), ("liquid", 2)]
     assert out[1].y1 == out[0].y0 == 60
+
+
+def test_unmarked_top_cells_of_a_question_run_are_liquid_with_no_one_fill():
+    """With no one '?' fill on the board (rings round the marks leave several greys), a
+    '?' run's top cells that show no mark are still a grey liquid resting on the cells."""
+    images, box = _cells([True, False])
+    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", glyphs=1)
+    out = _counted(images, box, [run], 30.0, 0.0, {"fill": None, "symbols": False})
+    assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
+    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", glyphs=1)
+    out = _counted(images, box, [run], 30.0, 0.0, {"fill": None, "symbols": True})
+    assert [(s.kind, s.units) for s in out] == [("hidden", 2)]  # symbols: marks on liquids
+
+
+def test_a_plug_of_a_colour_seen_on_a_tube_not_full_is_no_cork():
+    """A one-unit plug over a tube full of one colour is a cork only when its colour is seen
+    nowhere else; another tube over the capacity guess, of several colours, shows liquid."""
+    green, yellow, grey = (np.array(c) for c in ([80.0, -30, 10], [88.0, -25, 84], [30.0, 0, 0]))
+    corked = [_Segment(60, 100, green, units=2), _Segment(40, 60, yellow, units=1)]
+    mixed = [_Segment(80, 100, grey, units=1), _Segment(60, 80, green, units=1)]
+    mixed.append(_Segment(40, 60, yellow + 2, units=1))
+    tubes = [corked, mixed]
+    _drop_corks(tubes, 2)
+    assert [len(t) for t in tubes] == [2, 3]  # yellow is a liquid: kept
+    alone = [list(corked), [_Segment(60, 100, grey, units=2)]]
+    _drop_corks(alone, 2)
+    assert [len(t) for t in alone] == [1, 1]  # a colour seen nowhere else: a cork
 
 
 def test_a_marked_cell_in_a_dark_run_is_hidden_only_in_the_fill():

@@ -3988,7 +3988,22 @@ def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: 
     _count_units(segs, box, unit, offset)
     if segs and marks.get("fill") is not None and not marks.get("symbols"):
         return _split_marked(images, box, segs, unit, offset, marks["fill"])
+    if segs and not marks.get("symbols"):
+        return _unmarked_tops(images, box, segs, unit, offset)
     return segs
+
+
+def _unmarked_tops(images, box: tuple, segs: list, unit: float, offset: float) -> list:
+    """A tube's runs (bottom first, counted) with the unmarked top cells of each '?' run
+    split off as liquid (see `_unmarked_top`), when the board's '?' cells share no one fill
+    (marks drawn in a ring or in pieces leave several greys): a grey liquid on '?' cells of
+    its grey joins their run whatever the fill, and games hide a tube's lower units only."""
+    bottom = box[1] + box[3] - offset
+    out, below = [], 0
+    for s in segs:
+        out += _unmarked_top(images, box, s, below, unit, bottom) if s.kind == "hidden" else [s]
+        below += s.units
+    return out
 
 
 def _marks_fit(seg: _Segment, unit: float) -> bool:
