@@ -2058,9 +2058,8 @@ def _hypotheses(
     capacity the liquid's heights allow (`_capacity_units`) is a hypothesis, read whole with
     its best-fitting unit; one whose every colour run is an even number of units is a finer
     harmonic of a coarser reading (it keeps the invariant whenever that does), so it is no
-    evidence. When two hypotheses read
-    alike, or covered or hidden units leave the counts unable to confirm the one taken, a
-    doubt stays on the reading."""
+    evidence. When two hypotheses read alike, or covered or hidden units leave the counts
+    unable to confirm the one taken, a doubt stays on the reading."""
     few = _score(reading)[1] < LEAST_OFF
     if not curve or few or _off_share(reading) < OFF_SHARE:  # the unit itself is not in doubt
         return reading
