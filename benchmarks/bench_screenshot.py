@@ -74,6 +74,15 @@ PREVIOUS = (
 # tuned-on seeds (0-99, 1000-2199, 3000-3199): 1,376 of 1,500 exact (1,358 before), silent
 # 5 (7 before), no errors; never looked at while tuning, 3200-3399: 169 of 200 exact
 # (84.5 %; 167 before), silent 4 (the same 4), no errors.
+# 2026-11-28 morning, after the capacity hypotheses, liquid-floor rows, faint holes, clear-top
+# and complete-among-covers doubts, and the cork and unmarked-top fixes: 0.24 s mean, 0.45 s
+# worst CPU per screenshot (the previous reader run in turn with it on the quiet machine:
+# 0.22 / 0.40 s; notebook 07 alone: 0.24 / 0.43 s); synthetic: 97 % of notebook 07's 60 seeds
+# (none silent), mean CPU per board 1.05x the previous reader's (200 seeds, side by side);
+# fresh pool the misses were looked for on (10000-10999): 875 of 1,000 exact (866 before),
+# silent 7 (12 before), 2 refusals (as before); older tuning seeds (0-99, 1000-2199,
+# 3000-3399): 1,545 of 1,700 both before and after, silent 8 (9 before); never looked at,
+# 3400-3599: 179 of 200 exact (89.5 %; 176 before), silent 1 (2 before), 1 refusal (as before).
 
 
 def _decode_and_scale(path) -> None:
