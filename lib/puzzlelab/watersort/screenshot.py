@@ -3981,28 +3981,15 @@ def _count_units(segs: list[_Segment], box: tuple, unit: float, offset: float) -
 
 
 def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: dict) -> list:
-    """A tube's runs (bottom first) with their units counted (see `_count_units`) and, when
-    the board's '?' cells share one plain grey fill, its grey runs cut into '?' and liquid
-    cells (see `_split_marked`): every tube is read so, with the board or alone."""
+    """A tube's runs (bottom first) with their units counted (see `_count_units`), the
+    unmarked top cells of its '?' runs split off as liquid and, when the board's '?' cells
+    share one plain grey fill, its grey runs cut into '?' and liquid cells (see
+    `_split_marked`): every tube is read so, with the board or alone. Not on a board whose
+    coloured liquids carry marks too (symbols: a mark then tells no '?' cell)."""
     _count_units(segs, box, unit, offset)
-    if segs and marks.get("fill") is not None and not marks.get("symbols"):
-        return _split_marked(images, box, segs, unit, offset, marks["fill"])
     if segs and not marks.get("symbols"):
-        return _unmarked_tops(images, box, segs, unit, offset)
+        return _split_marked(images, box, segs, unit, offset, marks.get("fill"))
     return segs
-
-
-def _unmarked_tops(images, box: tuple, segs: list, unit: float, offset: float) -> list:
-    """A tube's runs (bottom first, counted) with the unmarked top cells of each '?' run
-    split off as liquid (see `_unmarked_top`), when the board's '?' cells share no one fill
-    (marks drawn in a ring or in pieces leave several greys): a grey liquid on '?' cells of
-    its grey joins their run whatever the fill, and games hide a tube's lower units only."""
-    bottom = box[1] + box[3] - offset
-    out, below = [], 0
-    for s in segs:
-        out += _unmarked_top(images, box, s, below, unit, bottom) if s.kind == "hidden" else [s]
-        below += s.units
-    return out
 
 
 def _marks_fit(seg: _Segment, unit: float) -> bool:
@@ -4034,7 +4021,8 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
     liquid resting on '?' cells of the same grey is one colour run down the tube, and only
     the marks tell the cells apart; in a run of another grey a marked cell is a '?' when its
     own colour is the `fill`. Unmarked top cells of a '?' run are split off as liquid (see
-    `_unmarked_top`). `segs` runs bottom up."""
+    `_unmarked_top`), whatever the fill: with no one fill (marks drawn in a ring or in pieces
+    leave several greys, `fill` None) only they are. `segs` runs bottom up."""
     bottom = box[1] + box[3] - offset
     out, below = [], 0
     for s in segs:
@@ -4042,7 +4030,7 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
             out += _unmarked_top(images, box, s, below, unit, bottom)
             below += s.units
             continue
-        if s.kind != "liquid" or not _neutral(s) or s.units < 1:  # a grey run may hold '?'
+        if fill is None or s.kind != "liquid" or not _neutral(s) or s.units < 1:  # '?' in grey
             out.append(s)
             below += s.units
             continue
