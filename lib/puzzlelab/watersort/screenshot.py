@@ -2173,10 +2173,16 @@ def _tinted_full(lab: np.ndarray, boxes: list, per_tube: list, tubes: list, capa
         runs = [s for s in segs if s.kind == "liquid"]
         if len(runs) != 1:
             continue
-        side = _beside(lab, boxes[k], runs[0].y0, runs[0].y1, _room(boxes[k], boxes))
-        if side is not None and np.linalg.norm(runs[0].lab - side) < TINT_NEAR:
+        if _like_picture(lab, boxes, k, runs[0]):
             out.append(k)
     return out
+
+
+def _like_picture(lab: np.ndarray, boxes: list, k: int, seg: _Segment) -> bool:
+    """True when a run of tube k is within `TINT_NEAR` of the picture beside the tube at its
+    rows: tinted or clear glass over the picture behind."""
+    side = _beside(lab, boxes[k], seg.y0, seg.y1, _room(boxes[k], boxes))
+    return side is not None and bool(np.linalg.norm(seg.lab - side) < TINT_NEAR)
 
 
 def _clear_tops(lab: np.ndarray, boxes: list, per_tube: list, tubes: list) -> list[int]:
@@ -2191,10 +2197,7 @@ def _clear_tops(lab: np.ndarray, boxes: list, per_tube: list, tubes: list) -> li
     for k, (t, segs) in enumerate(zip(tubes, per_tube, strict=True)):
         if not t or not segs or segs[-1].kind != "liquid" or t[-1] == HIDDEN or seen[t[-1]] > 1:
             continue
-        top = segs[-1]
-        side = _beside(lab, boxes[k], top.y0, top.y1, _room(boxes[k], boxes))
-        near = side is not None and np.linalg.norm(top.lab - side) < TINT_NEAR
-        if near or top.glass < TINT_NEAR:
+        if segs[-1].glass < TINT_NEAR or _like_picture(lab, boxes, k, segs[-1]):
             out.append(k)
     return out
 
