@@ -16,6 +16,7 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _cell_marked,
     _completed,
     _count_units,
     _counted,
@@ -29,12 +30,14 @@ from puzzlelab.watersort.screenshot import (
     _glass_top,
     _glass_tops,
     _hidden_fill,
+    _is_glyph,
     _join_cell_pieces,
     _least_unit,
     _liquid_below,
     _liquid_floors,
     _mark_like,
     _missed_floors,
+    _no_arcs,
     _one_grid,
     _over_glass,
     _pick_unit,
@@ -366,6 +369,13 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10064, "an empty tube faintly tinting a gradient at a row's short end: 8, 7 for 8, 8"),
         (10234, "a one-unit tube whose box reached below the floor read as covered"),
         (10752, "a grey liquid on ringed '?' cells (no one fill) read as '?' with ok True"),
+        (11650, "bold '?' marks kept by the flattening: '?' cells read as blue, silently"),
+        (11536, "a bold '?' in a run's top cell unseen: split off as grey, silently"),
+        (11384, "a bold '?' in a run's top cell unseen: read as black, silently"),
+        (11962, "a thick round bottom's outline taken for a '?' mark on grey, silently"),
+        (11109, "a bold '?' in a run's top cell unseen: read as a grey liquid"),
+        (10764, "a round bottom's outline, broken by JPEG, taken for a '?' on grey, silently"),
+        (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1047,6 +1057,66 @@ def test_a_mark_is_centred_and_not_a_narrow_streak():
     ring[:, [4, 15]] = True
     ring[[0, 19], 4:16] = True
     assert _mark_like(ring, whole_height=False)
+
+
+def _u_outline(rows: int = 20, width: int = 20) -> np.ndarray:
+    """A map of a round bottom's outline seen through a window: two arms coming in from
+    the sides lower down, meeting along the last row."""
+    mark = np.zeros((rows, width), bool)
+    for r in range(rows // 2, rows):
+        reach = (r - rows // 2) * width // rows
+        mark[r, : reach + 1] = mark[r, width - reach - 1 :] = True
+    mark[-1] = True
+    return mark
+
+
+def test_a_round_bottoms_outline_is_no_mark_but_a_cut_hook_is():
+    """A U reaching the window's lower corners (a thick round bottom's outline) is taken out
+    of a mark map; a '?' hook cut by the window (a ∩, its legs running outward lower down)
+    and a glyph in the middle stay."""
+    u = _u_outline()
+    assert _mark_like(u, whole_height=False)  # taken alone it looks like a glyph
+    assert not _no_arcs(u).any()
+    broken = u.copy()
+    broken[:, ::3] = False  # JPEG breaks the line into pieces a pixel apart
+    assert not _no_arcs(broken).any()
+    hook = np.zeros((20, 20), bool)
+    for r in range(8, 20):
+        reach = min(9, 3 + (r - 8))
+        hook[r, 10 - reach : 10 - reach + 3] = hook[r, 9 + reach - 2 : 9 + reach + 1] = True
+    hook[8, 7:13] = True
+    assert (_no_arcs(hook) == hook).all()
+    glyph = np.zeros((20, 20), bool)
+    glyph[5:12, 8:12] = True
+    assert (_no_arcs(glyph | u) == glyph).all()
+
+
+def _bold_cell(light: float = 46.0, mark: float = 6.0) -> tuple:
+    """A grey '?' cell 40 rows tall, 40 wide, with a bold mark (strokes 8 pixels wide) that
+    the flattening kept: its flat copy shows the mark too."""
+    lab = np.zeros((40, 40, 3))
+    lab[..., 0] = light
+    lab[10:14, 14:26, 0] = mark  # the hook's top
+    lab[10:22, 22:30, 0] = mark  # its right side
+    lab[18:26, 16:24, 0] = mark  # its stem
+    lab[30:36, 16:24, 0] = mark  # the dot
+    return (lab, lab.copy()), (0, -60, 40, 120)  # the cell sits mid-tube
+
+
+def test_a_bold_mark_the_flattening_kept_is_seen_against_the_fill():
+    """A bold '?' whose strokes survive the flattening shows no mark against the flat copy;
+    against the run's own fill it does, in a run and in a unit cell. A plain grey does not,
+    nor a neighbour's colour across whole rows at the window's edge."""
+    images, box = _bold_cell()
+    run = _Segment(0, 40, np.array([46.0, 0.0, 0.0]), "liquid")
+    assert _is_glyph(images, box, run)
+    assert _cell_marked(images, box, 0, 40)
+    plain = (np.full((40, 40, 3), 46.0), np.full((40, 40, 3), 46.0))
+    assert not _is_glyph(plain, box, run)
+    assert not _cell_marked(plain, box, 0, 40)
+    band = np.full((40, 40, 3), 46.0)
+    band[30:40, :, 0] = 80.0  # the run below, taken in past a misplaced boundary
+    assert not _is_glyph((band, band.copy()), box, run)
 
 
 def _grey(y0: int, rows: int, light: float, kind: str = "hidden") -> _Segment:

@@ -1322,9 +1322,62 @@ def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
     if seg.y0 <= y + 0.03 * h:
         return False  # the rim, with its glints, is not a '?'
     cut = seg.length // 5
-    y1 = min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
-    mark = _marks(images, box, seg.y0 + cut, y1, 0.25, 0.75, float(seg.lab[0]))
-    return _mark_like(mark, whole_height=False)
+    y0, y1 = seg.y0 + cut, min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
+    mark = _no_arcs(_marks(images, box, y0, y1, 0.25, 0.75, float(seg.lab[0])))
+    if _mark_like(mark, whole_height=False):
+        return True
+    bold = _no_arcs(_off_run(images[0], box, y0, y1, seg.lab[0]))
+    return _mark_like(bold, whole_height=False) and not _banded(bold)
+
+
+def _off_run(
+    lab: np.ndarray, box: tuple, y0: int, y1: int, fill: float, least: float = 30.0
+) -> np.ndarray:
+    """Boolean map of the tube's middle half, rows y0 to y1, lighter or darker than the
+    run's `fill` lightness by more than `least` (as `_marks` asks against the flat copy): a
+    bold mark's strokes are as wide as the flattening's median filter, survive in the flat
+    copy `_marks` compares with, and show only against the run's own fill."""
+    x, _, w, _ = box
+    light = lab[y0:y1, x + int(0.25 * w) : x + int(0.75 * w), 0]
+    return np.abs(light - fill) > least
+
+
+def _no_arcs(mark: np.ndarray) -> np.ndarray:
+    """`mark` without a round bottom's outline: a part (pieces a pixel apart joined, as JPEG
+    breaks a line) that reaches its last row at a side and, on that side, runs nearer the
+    middle lower down (a U's arm; a '?' hook cut by the window is a ∩, whose legs run
+    outward lower down)."""
+    if mark.size == 0 or not mark.any():
+        return mark
+    joined = cv2.dilate(mark.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    side = max(1, mark.shape[1] // 7)
+    arcs = [k for k in range(1, n) if _arm((labels == k) & mark, side)]
+    return mark & ~np.isin(labels, arcs) if arcs else mark
+
+
+def _arm(part: np.ndarray, side: int) -> bool:
+    """True when `part` (a boolean map) touches its map's last row within `side` columns of
+    a side and, on that half, lies nearer the middle in its lowest row than in its top one."""
+    width = part.shape[1]
+    mid = (width - 1) / 2
+    for cols in (slice(0, side), slice(width - side, width)):
+        if not part[-1, cols].any():
+            continue
+        half = part[:, : width // 2] if cols.start == 0 else part[:, (width + 1) // 2 :]
+        offset = 0 if cols.start == 0 else (width + 1) // 2
+        rows = np.nonzero(half.any(axis=1))[0]
+        top, low = (np.abs(np.nonzero(half[r])[0] + offset - mid).mean() for r in rows[[0, -1]])
+        if low < top:
+            return True
+    return False
+
+
+def _banded(mark: np.ndarray) -> bool:
+    """True when `mark` fills whole rows at its top or bottom: a neighbouring run the
+    window took in past a misplaced boundary, not a glyph drawn inside its cell."""
+    full = mark.mean(axis=1) > 0.8
+    return bool(full[0] or full[-1])
 
 
 def _mark_like(mark: np.ndarray, whole_height: bool = True) -> bool:
@@ -4102,7 +4155,12 @@ def _cell_marked(images, box: tuple, y0: int, y1: int, least: float = 30.0) -> b
     rows = _cell_rows(box, y0, y1)
     if rows[1] - rows[0] < 2:
         return False
-    return _mark_like(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least))
+    if _mark_like(_no_arcs(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least))):
+        return True
+    x, _, w, _ = box
+    fill = float(np.median(images[0][rows[0] : rows[1], x + int(0.25 * w) : x + int(0.75 * w), 0]))
+    bold = _no_arcs(_off_run(images[0], box, rows[0], rows[1], fill, least))
+    return _mark_like(bold) and not _banded(bold)
 
 
 FAINT_MARK = 18.0  # ΔL: what a '?' stroke one pixel thin keeps once a small picture is scaled
