@@ -375,6 +375,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11962, "a thick round bottom's outline taken for a '?' mark on grey, silently"),
         (11109, "a bold '?' in a run's top cell unseen: read as a grey liquid"),
         (10764, "a round bottom's outline, broken by JPEG, taken for a '?' on grey, silently"),
+        (11364, "a glint down a grey unit, off the tube's middle, taken for a '?' mark"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
     ],
 )
@@ -1045,7 +1046,8 @@ def test_faint_marks_on_bottom_cells_of_one_grey_are_a_question_variant():
 
 def test_a_mark_is_centred_and_not_a_narrow_streak():
     """A glyph in the middle counts; the same pixels at the window's side (a round bottom's
-    outline) do not; a narrow streak down the whole run is a glint, a wide one a glyph."""
+    outline) do not; a narrow streak down the whole run is a glint, a wide one a glyph; one
+    down most of it is a '?' stem in the middle, a glint off it."""
     mark = np.zeros((20, 20), bool)
     mark[5:12, 8:12] = True
     assert _mark_like(mark, whole_height=False)
@@ -1053,6 +1055,10 @@ def test_a_mark_is_centred_and_not_a_narrow_streak():
     streak = np.zeros((20, 20), bool)
     streak[:, 9:11] = True
     assert not _mark_like(streak, whole_height=False)
+    glint = np.zeros((20, 20), bool)
+    glint[2:18, 15:17] = True  # most of the rows, off the middle: light down the glass
+    assert not _mark_like(glint, whole_height=False)
+    assert _mark_like(np.roll(glint, -6, axis=1), whole_height=False)  # a '?' stem
     ring = np.zeros((20, 20), bool)
     ring[:, [4, 15]] = True
     ring[[0, 19], 4:16] = True

@@ -1385,13 +1385,19 @@ def _mark_like(mark: np.ndarray, whole_height: bool = True) -> bool:
     (a line between two units crosses few), and, unless `whole_height`, not in 90 % of them
     unless across half its columns (a glint down the glass runs the whole height of a run,
     but narrow; a mark seen through a short window at a round bottom fills it), centred
-    (a round bottom's outline enters the window at its sides)."""
+    (a round bottom's outline enters the window at its sides); a narrow streak down most of
+    its rows only in the middle (a '?' stem; a glint runs off the middle)."""
     if mark.size == 0 or not mark.any():
         return False
     rows = float(mark.any(axis=1).mean())
-    tall_ok = whole_height or rows < 0.9 or float(mark.any(axis=0).mean()) > 0.5
+    cols = float(mark.any(axis=0).mean())
+    tall_ok = whole_height or rows < 0.9 or cols > 0.5
     centre = np.nonzero(mark)[1].mean() / mark.shape[1]  # a glyph is drawn centred
-    return bool(0.01 < mark.mean() < 0.45 and rows > 0.15 and tall_ok and 0.2 < centre < 0.8)
+    off = 0.35 if rows > 0.5 and cols < GLINT_COLS else 0.2  # how far off the middle it may be
+    return bool(0.01 < mark.mean() < 0.45 and rows > 0.15 and tall_ok and off < centre < 1 - off)
+
+
+GLINT_COLS = 0.15  # a glint down the glass is a few pixels wide; a '?' hook spans half a cell
 
 
 def _count_glyphs(images: tuple, box: tuple, seg: _Segment) -> int:
