@@ -376,6 +376,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11109, "a bold '?' in a run's top cell unseen: read as a grey liquid"),
         (10764, "a round bottom's outline, broken by JPEG, taken for a '?' on grey, silently"),
         (11364, "a glint down a grey unit, off the tube's middle, taken for a '?' mark"),
+        (11756, "the inner edge of a round bottom's outline taken for a '?' on a grey unit"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
     ],
 )
@@ -1086,6 +1087,18 @@ def test_a_round_bottoms_outline_is_no_mark_but_a_cut_hook_is():
     broken = u.copy()
     broken[:, ::3] = False  # JPEG breaks the line into pieces a pixel apart
     assert not _no_arcs(broken).any()
+    bowl = np.zeros((20, 20), bool)  # only the outline's inner edge, deep in the bowl
+    for r in range(12, 20):
+        bowl[r, 2 + (r - 12) // 2] = bowl[r, 17 - (r - 12) // 2] = True
+    bowl[-1, 5:15] = True
+    assert not _no_arcs(bowl).any()
+    question = np.zeros((20, 20), bool)  # a '?' whose stem the window cuts at the bottom
+    question[4, 6:14] = True
+    question[4:10, 13] = True
+    question[5:7, 6] = True
+    question[10:20, 9:11] = True
+    question[9, 10:14] = True
+    assert (_no_arcs(question) == question).all()
     hook = np.zeros((20, 20), bool)
     for r in range(8, 20):
         reach = min(9, 3 + (r - 8))

@@ -1344,14 +1344,14 @@ def _off_run(
 
 def _no_arcs(mark: np.ndarray) -> np.ndarray:
     """`mark` without a round bottom's outline: a part (pieces a pixel apart joined, as JPEG
-    breaks a line) that reaches its last row at a side and, on that side, runs nearer the
-    middle lower down (a U's arm; a '?' hook cut by the window is a ∩, whose legs run
-    outward lower down)."""
+    breaks a line) that reaches its last row outside the middle third (a '?' stem ends in
+    it) and, on that side, runs nearer the middle lower down (a U's arm or bowl; a '?' hook
+    cut by the window is a ∩, whose legs run outward lower down)."""
     if mark.size == 0 or not mark.any():
         return mark
     joined = cv2.dilate(mark.astype(np.uint8), np.ones((3, 3), np.uint8))
     n, labels = cv2.connectedComponents(joined, connectivity=8)
-    side = max(1, mark.shape[1] // 7)
+    side = max(1, mark.shape[1] // 3)
     arcs = [k for k in range(1, n) if _arm((labels == k) & mark, side)]
     return mark & ~np.isin(labels, arcs) if arcs else mark
 
