@@ -54,6 +54,7 @@ from puzzlelab.watersort.screenshot import (
     _short_rows,
     _split_glass,
     _split_marked,
+    _split_mixed,
     _stack,
     _tall_liquid,
     _tinted_rims,
@@ -377,6 +378,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10764, "a round bottom's outline, broken by JPEG, taken for a '?' on grey, silently"),
         (11364, "a glint down a grey unit, off the tube's middle, taken for a '?' mark"),
         (11756, "the inner edge of a round bottom's outline taken for a '?' on a grey unit"),
+        (10935, "a blue on a purple, their boundary blurred, read as 2 purple, silently"),
+        (11600, "a grey under a light olive, their boundary lost, read as 2 units of olive"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
     ],
 )
@@ -1136,6 +1139,38 @@ def test_a_bold_mark_the_flattening_kept_is_seen_against_the_fill():
     band = np.full((40, 40, 3), 46.0)
     band[30:40, :, 0] = 80.0  # the run below, taken in past a misplaced boundary
     assert not _is_glyph((band, band.copy()), box, run)
+
+
+def _painted(cells: list[list[float]], unit: int = 30, width: int = 30) -> tuple:
+    """CIELAB image and its flat copy of one tube of unit cells in the given colours,
+    bottom first; and the tube's box."""
+    lab = np.zeros((len(cells) * unit, width, 3))
+    for k, colour in enumerate(cells):
+        lab[(len(cells) - k - 1) * unit : (len(cells) - k) * unit] = colour
+    return (lab, lab.copy()), (0, 0, width, len(cells) * unit)
+
+
+def test_a_run_of_two_near_colours_is_cut_between_its_cells():
+    """A liquid run whose unit cells differ by more than the join distance is two runs (a
+    blue on a purple whose boundary a small JPEG blurred); a bottom cell a round bottom
+    shades by less than twice that stays in its run."""
+    blue, purple = [48.0, 41.0, -70.0], [49.0, 42.0, -43.0]
+    images, box = _painted([[23.0, 0.0, 0.0], blue, purple])
+    segs = [
+        _Segment(60, 90, np.array([23.0, 0.0, 0.0]), "hidden", units=1),
+        _Segment(0, 60, np.array([48.0, 42.0, -52.0]), "liquid", units=2),
+    ]
+    out = _split_mixed(images, box, segs, 30.0, 0.0)
+    assert [(s.kind, s.units, s.y0, s.y1) for s in out] == [
+        ("hidden", 1, 60, 90),
+        ("liquid", 1, 30, 60),
+        ("liquid", 1, 0, 30),
+    ]
+    assert np.allclose(out[1].lab, blue) and np.allclose(out[2].lab, purple)
+    shaded = [52.0, 69.0, 53.0]  # a red's bottom cell, 11 ΔE off in a round bottom
+    images, box = _painted([shaded, [55.0, 64.0, 44.0], [55.0, 64.0, 44.0]])
+    run = [_Segment(0, 90, np.array([55.0, 64.0, 44.0]), "liquid", units=3)]
+    assert _split_mixed(images, box, run, 30.0, 0.0) == run
 
 
 def _grey(y0: int, rows: int, light: float, kind: str = "hidden") -> _Segment:

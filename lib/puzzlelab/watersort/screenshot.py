@@ -4047,11 +4047,45 @@ def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: 
     unmarked top cells of its '?' runs split off as liquid and, when the board's '?' cells
     share one plain grey fill, its grey runs cut into '?' and liquid cells (see
     `_split_marked`): every tube is read so, with the board or alone. Not on a board whose
-    coloured liquids carry marks too (symbols: a mark then tells no '?' cell)."""
+    coloured liquids carry marks too (symbols: a mark then tells no '?' cell). A liquid run
+    whose unit cells differ in colour is cut between them first (see `_split_mixed`)."""
     _count_units(segs, box, unit, offset)
+    segs = _split_mixed(images, box, segs, unit, offset)
     if segs and not marks.get("symbols"):
         return _split_marked(images, box, segs, unit, offset, marks.get("fill"))
     return segs
+
+
+def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> list:
+    """A tube's runs (bottom first) with each liquid run of several units cut where two of
+    its neighbouring unit cells differ by more than `JOIN_DELTA_E` (two colours, not one;
+    twice that beside the tube's bottom cell, which a round bottom shades): on a small JPEG
+    two near colours (a blue on a purple) blur their boundary under the jump that cuts
+    runs, but each cell's centre keeps its own colour."""
+    bottom = box[1] + box[3] - offset
+    out, below = [], 0
+    for s in segs:
+        if s.kind != "liquid" or s.units < 2:
+            out.append(s)
+            below += s.units
+            continue
+        rows = [
+            (round(bottom - (k + 1) * unit), round(bottom - k * unit))
+            for k in range(below, below + s.units)
+        ]
+        colours = [_cell_colour(images, box, y0, y1) for y0, y1 in rows]
+        start = 0
+        for j in range(1, s.units + 1):
+            apart = JOIN_DELTA_E * (2 if below + j == 1 else 1)
+            if j < s.units and np.linalg.norm(colours[j] - colours[j - 1]) <= apart:
+                continue
+            y1 = s.y1 if start == 0 else rows[start][1]
+            y0 = s.y0 if j == s.units else rows[j - 1][0]
+            lab = s.lab if (start, j) == (0, s.units) else np.median(colours[start:j], axis=0)
+            out.append(replace(s, y0=y0, y1=y1, lab=lab, units=j - start))
+            start = j
+        below += s.units
+    return out
 
 
 def _marks_fit(seg: _Segment, unit: float) -> bool:
