@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -380,6 +381,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11756, "the inner edge of a round bottom's outline taken for a '?' on a grey unit"),
         (10935, "a blue on a purple, their boundary blurred, read as 2 purple, silently"),
         (11600, "a grey under a light olive, their boundary lost, read as 2 units of olive"),
+        (11557, "'?' marks in rings, whose lower arcs look like a round bottom's outline"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
     ],
 )
@@ -1082,8 +1084,8 @@ def _u_outline(rows: int = 20, width: int = 20) -> np.ndarray:
 
 def test_a_round_bottoms_outline_is_no_mark_but_a_cut_hook_is():
     """A U reaching the window's lower corners (a thick round bottom's outline) is taken out
-    of a mark map; a '?' hook cut by the window (a ∩, its legs running outward lower down)
-    and a glyph in the middle stay."""
+    of a mark map; a '?' hook cut by the window (a ∩, its legs running outward lower down),
+    a ring round a '?' (widest half-way down) and a glyph in the middle stay."""
     u = _u_outline()
     assert _mark_like(u, whole_height=False)  # taken alone it looks like a glyph
     assert not _no_arcs(u).any()
@@ -1102,6 +1104,10 @@ def test_a_round_bottoms_outline_is_no_mark_but_a_cut_hook_is():
     question[10:20, 9:11] = True
     question[9, 10:14] = True
     assert (_no_arcs(question) == question).all()
+    ring = np.zeros((10, 16), np.uint8)  # a circle round a '?', cut by the window's ends
+    cv2.circle(ring, (8, 4), 6, 1, 1)
+    ring[3:10, 7:9] = 1  # the '?' inside, touching it
+    assert (_no_arcs(ring.astype(bool)) == ring.astype(bool)).all()
     hook = np.zeros((20, 20), bool)
     for r in range(8, 20):
         reach = min(9, 3 + (r - 8))

@@ -1358,7 +1358,9 @@ def _no_arcs(mark: np.ndarray) -> np.ndarray:
 
 def _arm(part: np.ndarray, side: int) -> bool:
     """True when `part` (a boolean map) touches its map's last row within `side` columns of
-    a side and, on that half, lies nearer the middle in its lowest row than in its top one."""
+    a side and, on that half, lies nearer the middle in its lowest row than in its top one,
+    where it reaches farthest out (an arm coming in from above; a ring round a '?' reaches
+    farthest out half-way down)."""
     width = part.shape[1]
     mid = (width - 1) / 2
     for cols in (slice(0, side), slice(width - side, width)):
@@ -1367,8 +1369,9 @@ def _arm(part: np.ndarray, side: int) -> bool:
         half = part[:, : width // 2] if cols.start == 0 else part[:, (width + 1) // 2 :]
         offset = 0 if cols.start == 0 else (width + 1) // 2
         rows = np.nonzero(half.any(axis=1))[0]
-        top, low = (np.abs(np.nonzero(half[r])[0] + offset - mid).mean() for r in rows[[0, -1]])
-        if low < top:
+        dist = [np.abs(np.nonzero(half[r])[0] + offset - mid) for r in rows]
+        widest = max(d.max() for d in dist)
+        if dist[-1].mean() < dist[0].mean() and dist[0].max() >= widest - 1:
             return True
     return False
 
