@@ -382,6 +382,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10935, "a blue on a purple, their boundary blurred, read as 2 purple, silently"),
         (11600, "a grey under a light olive, their boundary lost, read as 2 units of olive"),
         (11557, "'?' marks in rings, whose lower arcs look like a round bottom's outline"),
+        (11564, "a JPEG speck on a small liquid unit taken for a bold '?' against its fill"),
+        (11757, "a photo's gradient behind glass cut into four liquids of its blues"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
     ],
 )
@@ -1142,6 +1144,9 @@ def test_a_bold_mark_the_flattening_kept_is_seen_against_the_fill():
     plain = (np.full((40, 40, 3), 46.0), np.full((40, 40, 3), 46.0))
     assert not _is_glyph(plain, box, run)
     assert not _cell_marked(plain, box, 0, 40)
+    speck = np.full((40, 40, 3), 46.0)
+    speck[16:21, 19:21, 0] = 6.0  # a JPEG speck: 5 of the window's 24 rows
+    assert not _is_glyph((speck, speck.copy()), box, run)
     band = np.full((40, 40, 3), 46.0)
     band[30:40, :, 0] = 80.0  # the run below, taken in past a misplaced boundary
     assert not _is_glyph((band, band.copy()), box, run)
@@ -1176,6 +1181,10 @@ def test_a_run_of_two_near_colours_is_cut_between_its_cells():
     shaded = [52.0, 69.0, 53.0]  # a red's bottom cell, 11 ΔE off in a round bottom
     images, box = _painted([shaded, [55.0, 64.0, 44.0], [55.0, 64.0, 44.0]])
     run = [_Segment(0, 90, np.array([55.0, 64.0, 44.0]), "liquid", units=3)]
+    assert _split_mixed(images, box, run, 30.0, 0.0) == run
+    photo = [[43.0, 52.0, -89.0], [43.0, 51.0, -87.0], [44.0, 38.0, -78.0], [46.0, 19.0, -63.0]]
+    images, box = _painted(photo)  # a photo's gradient behind glass: steps in a row
+    run = [_Segment(0, 120, np.array([44.0, 45.0, -80.0]), "liquid", units=4)]
     assert _split_mixed(images, box, run, 30.0, 0.0) == run
 
 

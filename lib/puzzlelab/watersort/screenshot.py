@@ -43,7 +43,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from itertools import groupby
+from itertools import groupby, pairwise
 from pathlib import Path
 
 import cv2
@@ -1327,7 +1327,7 @@ def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
     if _mark_like(mark, whole_height=False):
         return True
     bold = _no_arcs(_off_run(images[0], box, y0, y1, seg.lab[0]))
-    return _mark_like(bold, whole_height=False) and not _banded(bold)
+    return _bold_like(bold, whole_height=False)
 
 
 def _off_run(
@@ -1374,6 +1374,18 @@ def _arm(part: np.ndarray, side: int) -> bool:
         if dist[-1].mean() < dist[0].mean() and dist[0].max() >= widest - 1:
             return True
     return False
+
+
+def _bold_like(mark: np.ndarray, whole_height: bool = True) -> bool:
+    """A map from `_off_run` shows a bold mark: like a glyph (see `_mark_like`), in more
+    than `BOLD_ROWS` of its rows and with no whole rows at its ends (see `_banded`). Against
+    the fill, not the flat copy, a JPEG speck of a few pixels shows too."""
+    if mark.size == 0 or mark.any(axis=1).mean() <= BOLD_ROWS:
+        return False
+    return _mark_like(mark, whole_height) and not _banded(mark)
+
+
+BOLD_ROWS = 0.25  # a '?' spans most of its window's rows; a JPEG speck one or two of nine
 
 
 def _banded(mark: np.ndarray) -> bool:
@@ -4059,12 +4071,21 @@ def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: 
     return segs
 
 
+def _cut_between(steps: list[float], j: int, bottom: bool) -> bool:
+    """Cells j - 1 and j of a run (`steps`: colour steps from cell to cell, 0 at the ends)
+    are two colours: a step over `JOIN_DELTA_E` (twice that at a tube's `bottom` cell),
+    with the cells beside it each side within half of it of their neighbour."""
+    apart = JOIN_DELTA_E * (2 if bottom else 1)
+    return steps[j] > apart and max(steps[j - 1], steps[j + 1]) <= JOIN_DELTA_E / 2
+
+
 def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> list:
     """A tube's runs (bottom first) with each liquid run of several units cut where two of
     its neighbouring unit cells differ by more than `JOIN_DELTA_E` (two colours, not one;
-    twice that beside the tube's bottom cell, which a round bottom shades): on a small JPEG
-    two near colours (a blue on a purple) blur their boundary under the jump that cuts
-    runs, but each cell's centre keeps its own colour."""
+    twice that beside the tube's bottom cell, which a round bottom shades) and the cells
+    beside them each side are one colour: on a small JPEG two near colours (a blue on a
+    purple) blur their boundary under the jump that cuts runs, but each cell's centre keeps
+    its own colour. Steps in a row are a gradient (a photo behind glass taken for liquid)."""
     bottom = box[1] + box[3] - offset
     out, below = [], 0
     for s in segs:
@@ -4077,10 +4098,10 @@ def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> 
             for k in range(below, below + s.units)
         ]
         colours = [_cell_colour(images, box, y0, y1) for y0, y1 in rows]
-        start = 0
+        steps = [0.0, *(float(np.linalg.norm(b - a)) for a, b in pairwise(colours)), 0.0]
+        start = 0  # steps[j]: from cell j - 1 to cell j (none beyond the run's ends)
         for j in range(1, s.units + 1):
-            apart = JOIN_DELTA_E * (2 if below + j == 1 else 1)
-            if j < s.units and np.linalg.norm(colours[j] - colours[j - 1]) <= apart:
+            if j < s.units and not _cut_between(steps, j, below + j == 1):
                 continue
             y1 = s.y1 if start == 0 else rows[start][1]
             y0 = s.y0 if j == s.units else rows[j - 1][0]
@@ -4202,8 +4223,7 @@ def _cell_marked(images, box: tuple, y0: int, y1: int, least: float = 30.0) -> b
         return True
     x, _, w, _ = box
     fill = float(np.median(images[0][rows[0] : rows[1], x + int(0.25 * w) : x + int(0.75 * w), 0]))
-    bold = _no_arcs(_off_run(images[0], box, rows[0], rows[1], fill, least))
-    return _mark_like(bold) and not _banded(bold)
+    return _bold_like(_no_arcs(_off_run(images[0], box, rows[0], rows[1], fill)))
 
 
 FAINT_MARK = 18.0  # ΔL: what a '?' stroke one pixel thin keeps once a small picture is scaled
