@@ -40,6 +40,7 @@ from puzzlelab.watersort.screenshot import (
     _missed_floors,
     _no_arcs,
     _one_grid,
+    _outline_free,
     _over_glass,
     _pick_unit,
     _profile,
@@ -1106,6 +1107,9 @@ def test_a_round_bottoms_outline_is_no_mark_but_a_cut_hook_is():
     question[10:20, 9:11] = True
     question[9, 10:14] = True
     assert (_no_arcs(question) == question).all()
+    box = (0, 0, 20, 100)  # a tube 20 wide: its round bottom curves in rows 90-100
+    assert not _outline_free(u, box, 95).any()
+    assert (_outline_free(u, box, 80) == u).all()  # higher up, a U is a ring round a '?'
     ring = np.zeros((10, 16), np.uint8)  # a circle round a '?', cut by the window's ends
     cv2.circle(ring, (8, 4), 6, 1, 1)
     ring[3:10, 7:9] = 1  # the '?' inside, touching it

@@ -1323,11 +1323,19 @@ def _is_glyph(images: tuple, box: tuple, seg: _Segment) -> bool:
         return False  # the rim, with its glints, is not a '?'
     cut = seg.length // 5
     y0, y1 = seg.y0 + cut, min(seg.y1 - cut, y + h - w // 4)  # not a round bottom's outline
-    mark = _no_arcs(_marks(images, box, y0, y1, 0.25, 0.75, float(seg.lab[0])))
+    mark = _outline_free(_marks(images, box, y0, y1, 0.25, 0.75, float(seg.lab[0])), box, y1)
     if _mark_like(mark, whole_height=False):
         return True
-    bold = _no_arcs(_off_run(images[0], box, y0, y1, seg.lab[0]))
+    bold = _outline_free(_off_run(images[0], box, y0, y1, seg.lab[0]), box, y1)
     return _bold_like(bold, whole_height=False)
+
+
+def _outline_free(mark: np.ndarray, box: tuple, y1: int) -> np.ndarray:
+    """A mark map of the tube in `box` whose window ends at row `y1`, without a round
+    bottom's outline (see `_no_arcs`) when the window reaches into the bottom half a tube
+    width deep, where alone a round bottom curves: higher up, a U is a ring round a '?'."""
+    x, y, w, h = box
+    return _no_arcs(mark) if y1 > y + h - w / 2 else mark
 
 
 def _off_run(
@@ -4219,11 +4227,12 @@ def _cell_marked(images, box: tuple, y0: int, y1: int, least: float = 30.0) -> b
     rows = _cell_rows(box, y0, y1)
     if rows[1] - rows[0] < 2:
         return False
-    if _mark_like(_no_arcs(_marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least))):
+    mark = _marks(images, box, rows[0], rows[1], 0.25, 0.75, least=least)
+    if _mark_like(_outline_free(mark, box, rows[1])):
         return True
     x, _, w, _ = box
     fill = float(np.median(images[0][rows[0] : rows[1], x + int(0.25 * w) : x + int(0.75 * w), 0]))
-    return _bold_like(_no_arcs(_off_run(images[0], box, rows[0], rows[1], fill)))
+    return _bold_like(_outline_free(_off_run(images[0], box, rows[0], rows[1], fill), box, rows[1]))
 
 
 FAINT_MARK = 18.0  # ΔL: what a '?' stroke one pixel thin keeps once a small picture is scaled
