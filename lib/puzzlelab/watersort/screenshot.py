@@ -370,7 +370,7 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     fewer than three steps (a detail of the picture) is none."""
     row = rows[0]
     x, y, w, h = row[0][0]
-    pitch, most = _pitch_hint(rows), len(row)
+    pitch, most = _pitch_hint(rows), len(row) + 1
     step = max(1, h // 24)
     clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
     found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
