@@ -367,7 +367,11 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     below it when one is seen: with no second row found there is no step between rows to
     look at, so every top clear of the row is tried. A row of glass is seen over a run of
     tops (a slot a little off still shows it); the run's middle is taken, and a run of
-    fewer than three steps (a detail of the picture) is none."""
+    fewer than three steps (a detail of the picture) is none. The second row may hold one
+    tube more than the row found (games share tubes evenly, and the row found may lack a
+    tube its spacing adds later): capped at the row's count, a row of three drawn under a
+    row of two found takes the two slots centred between its tubes, whose sides (the
+    tubes) set the background between them apart like glass."""
     row = rows[0]
     x, y, w, h = row[0][0]
     pitch, most = _pitch_hint(rows), len(row) + 1
