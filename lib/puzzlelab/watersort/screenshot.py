@@ -1416,7 +1416,83 @@ def read_screenshot(
         reading = _read_rows(rows, images, params)
     except InvalidPuzzleError as e:
         return _native_retry(rows, images, params, e)
+    reading = _floor_retry(rows, images, params, reading)
     return reading if _sound(reading) else _native_retry(rows, images, params, reading)
+
+
+# tops in turn: liquid at the same slots' floors seen at fewer is a photo's detail lining up
+# (as a row of glass in `_second_row`)
+FLOOR_RUN = 3
+FLOOR_ROW = (
+    "liquid seen at the floor of slots in a row at the tubes' pitch that no tube read holds: "
+    "a row of tubes may be missed, and covered or hidden units leave the colour counts "
+    "unable to tell: check it"
+)
+
+
+def _floor_retry(rows: list, images: tuple, params: ReaderParams, reading: Reading) -> Reading:
+    """`reading` of one row, or of that row and a row whose tubes show only liquid at their
+    floors (see `_floor_rows`) when `reading` breaks the invariant or the layout games use
+    and that one keeps them (`_sound`): liquid sinks, so a tube whose glass is lost in a
+    photo shows its lowest unit, and an empty tube beside it shows nothing. A sound reading
+    whose covered or hidden units leave the counts unable to vouch for it gets a doubt
+    when such a row is seen. The row found keeps its capacity: a row that only adds tubes
+    changes no tube's height (boxes read anew at another unit read the found row anew)."""
+    if len(rows) != 1 or (_sound(reading) and _fully_visible(reading.tubes)):
+        return reading
+    boards = _floor_rows(rows, images[2])
+    if not boards:
+        return reading
+    if _sound(reading):
+        return replace(reading, problems=reading.problems + [FLOOR_ROW])
+    for board in boards:
+        try:
+            alt = _read_rows(board, images, params)
+        except InvalidPuzzleError:
+            continue
+        if _sound(alt) and alt.capacity == reading.capacity:
+            return alt if _fully_visible(alt.tubes) else _vouched_floor(alt)
+    return reading
+
+
+def _vouched_floor(reading: Reading) -> Reading:
+    """`reading`, with a row seen by its liquid floors alone, and a doubt: covered or hidden
+    units leave the colour counts unable to confirm that row."""
+    return replace(reading, problems=reading.problems + [FLOOR_ROW])
+
+
+def _floor_rows(rows: list, lab: np.ndarray) -> list[list[list[tuple]]]:
+    """Boards of the one row in `rows` and a centred row of one tube fewer, as many or one
+    more (games share tubes between rows evenly) of its size and pitch, at a top clear of it
+    where some of its slots show liquid at their floor (`_liquid_floor`) and the same slots
+    do over `FLOOR_RUN` tops in turn (the run's middle is taken); fewest tubes first."""
+    row = rows[0]
+    _, y, w, h = row[0][0]
+    pitch, step = _pitch_hint(rows), max(1, h // 24)
+    clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
+    boards = []
+    for n in range(max(2, len(row) - 1), len(row) + 2):
+        xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
+        seen = [tuple(_liquid_floor(lab, (x, t, w, h), pitch) for x in xs) for t in clear]
+        top = _floor_top(clear, seen, step)
+        if top is not None:
+            found = [((x, top, w, h), True) for x in xs]
+            boards.append(sorted([row, found], key=lambda r: r[0][0][1]))
+    return boards
+
+
+def _floor_top(tops: list[int], seen: list[tuple], step: int) -> int | None:
+    """The middle of the longest run of `FLOOR_RUN` or more tops in turn (`step` apart)
+    whose slots show the same liquid floors, some at least; None when there is none."""
+    best, start = None, 0
+    for k in range(1, len(tops) + 1):
+        if k < len(tops) and tops[k] - tops[k - 1] == step and seen[k] == seen[start]:
+            continue
+        if any(seen[start]) and k - start >= FLOOR_RUN:
+            if best is None or k - start > best[1] - best[0]:
+                best = (start, k)
+        start = k
+    return None if best is None else tops[(best[0] + best[1] - 1) // 2]
 
 
 def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Reading:
