@@ -1502,8 +1502,12 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
     adds no detail, only blur: JPEG blocks grow into bands a comb takes for tubes, and
     faint glass or a thin outline spreads out of the locators' sight; shrinking a large one
     averages thin outlines and faint glass into the background. The reading taken is
-    doubted when covered or hidden units leave the invariant too weak to vouch for it."""
+    doubted when covered or hidden units leave the invariant too weak to vouch for it.
+    When `first` is an error and the second location reads, unsound, that reading is
+    returned with its doubts (see `_unsound`): the tubes were found, only misread, and a
+    doubtful reading tells the user more than a refusal."""
     other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
+    alt = None
     if other and _slots_of(other) != _slots_of(rows):
         try:
             alt = _read_rows(other, images, params)
@@ -1512,8 +1516,21 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
         if alt is not None and _sound(alt):
             return _vouched(alt)
     if isinstance(first, Exception):
-        raise first
+        if alt is None:
+            raise first
+        return _unsound(alt)
     return first
+
+
+UNSOUND = (
+    "tubes located again at the picture's own size, the first location reading nothing; "
+    "this reading breaks the game's rules or layout: check it"
+)
+
+
+def _unsound(reading: Reading) -> Reading:
+    """`reading`, which `_sound` rejects, sure to be doubted: its doubts, and `UNSOUND`."""
+    return replace(reading, problems=reading.problems + [UNSOUND])
 
 
 def _vouched(reading: Reading) -> Reading:
