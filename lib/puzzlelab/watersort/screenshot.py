@@ -1464,7 +1464,7 @@ def _vouched_floor(reading: Reading) -> Reading:
 def _floor_rows(rows: list, lab: np.ndarray) -> list[list[list[tuple]]]:
     """Boards of the one row in `rows` and a centred row of one tube fewer, as many or one
     more (games share tubes between rows evenly) of its size and pitch, at a top clear of it
-    where some of its slots show liquid at their floor (`_liquid_floor`) and the same slots
+    where some of its slots show liquid sunk to their floor (`_sunk`) and the same slots
     do over `FLOOR_RUN` tops in turn (the run's middle is taken); fewest tubes first."""
     row = rows[0]
     _, y, w, h = row[0][0]
@@ -1473,12 +1473,30 @@ def _floor_rows(rows: list, lab: np.ndarray) -> list[list[list[tuple]]]:
     boards = []
     for n in range(max(2, len(row) - 1), len(row) + 2):
         xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
-        seen = [tuple(_liquid_floor(lab, (x, t, w, h), pitch) for x in xs) for t in clear]
+        seen = [tuple(_sunk(lab, (x, t, w, h), pitch) for x in xs) for t in clear]
         top = _floor_top(clear, seen, step)
         if top is not None:
             found = [((x, top, w, h), True) for x in xs]
             boards.append(sorted([row, found], key=lambda r: r[0][0][1]))
     return boards
+
+
+RIM_BAND = (0.05, 0.2)  # of a box's height: under a tube's rim, glass unless it is full
+
+
+def _sunk(lab: np.ndarray, box: tuple, pitch: float, tol: float = FLOOR_TOL) -> bool:
+    """True when a slot shows liquid at its floor (`_liquid_floor`) that its column under
+    the rim (`RIM_BAND`) does not (ΔE of medians over `tol`): liquid sinks below the glass.
+    A slot of background between two tubes holding liquid differs from its sides at its
+    floor too, but its column is the background from top to floor."""
+    if not _liquid_floor(lab, box, pitch, tol):
+        return False
+    x, y, w, h = box
+    cols = slice(x + w // 4, x + w - w // 4)
+    floor = lab[y + round(FLOOR_BAND[0] * h) : y + round(FLOOR_BAND[1] * h), cols]
+    rim = lab[y + round(RIM_BAND[0] * h) : y + round(RIM_BAND[1] * h), cols]
+    low, top = (np.median(p.reshape(-1, 3), axis=0) for p in (floor, rim))
+    return bool(np.linalg.norm(low - top) > tol)
 
 
 def _floor_top(tops: list[int], seen: list[tuple], step: int) -> int | None:
