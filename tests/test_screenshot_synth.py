@@ -366,6 +366,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10064, "an empty tube faintly tinting a gradient at a row's short end: 8, 7 for 8, 8"),
         (10234, "a one-unit tube whose box reached below the floor read as covered"),
         (10752, "a grey liquid on ringed '?' cells (no one fill) read as '?' with ok True"),
+        (11620, "a row of 3 under a row found with 2: read as the 2 gaps between, silently"),
+        (10021, "a second row over a photo seen only by one liquid floor: 3 for 3, 2"),
+        (10248, "a second row over a photo, its one liquid at a floor, one empty: 3 for 3, 2"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
