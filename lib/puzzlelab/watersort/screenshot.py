@@ -14,7 +14,10 @@ General image analysis, no game's pixel coordinates or colours:
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
    background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
-   glass too faint to see shows its lowest unit);
+   glass too faint to see shows its lowest unit); one row whose reading breaks the
+   invariant is read again with a centred row seen only by liquid sunk to its slots'
+   floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
+   enlarged to the working height whose tubes read nothing is read at its own size;
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
