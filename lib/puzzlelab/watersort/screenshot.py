@@ -17,7 +17,8 @@ General image analysis, no game's pixel coordinates or colours:
    glass too faint to see shows its lowest unit); one row whose reading breaks the
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
-   enlarged to the working height whose tubes read nothing is read at its own size;
+   enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
+   doubted when unsound, is returned rather than an error;
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
