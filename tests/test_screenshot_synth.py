@@ -386,6 +386,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11564, "a JPEG speck on a small liquid unit taken for a bold '?' against its fill"),
         (11757, "a photo's gradient behind glass cut into four liquids of its blues"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
+        (11620, "a row of 3 under a row found with 2: read as the 2 gaps between, silently"),
+        (10021, "a second row over a photo seen only by one liquid floor: 3 for 3, 2"),
+        (10248, "a second row over a photo, its one liquid at a floor, one empty: 3 for 3, 2"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

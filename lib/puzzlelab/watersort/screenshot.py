@@ -14,7 +14,11 @@ General image analysis, no game's pixel coordinates or colours:
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
    background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
-   glass too faint to see shows its lowest unit);
+   glass too faint to see shows its lowest unit); one row whose reading breaks the
+   invariant is read again with a centred row seen only by liquid sunk to its slots'
+   floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
+   enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
+   doubted when unsound, is returned rather than an error;
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
@@ -367,10 +371,14 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     below it when one is seen: with no second row found there is no step between rows to
     look at, so every top clear of the row is tried. A row of glass is seen over a run of
     tops (a slot a little off still shows it); the run's middle is taken, and a run of
-    fewer than three steps (a detail of the picture) is none."""
+    fewer than three steps (a detail of the picture) is none. The second row may hold one
+    tube more than the row found (games share tubes evenly, and the row found may lack a
+    tube its spacing adds later): capped at the row's count, a row of three drawn under a
+    row of two found takes the two slots centred between its tubes, whose sides (the
+    tubes) set the background between them apart like glass."""
     row = rows[0]
     x, y, w, h = row[0][0]
-    pitch, most = _pitch_hint(rows), len(row)
+    pitch, most = _pitch_hint(rows), len(row) + 1
     step = max(1, h // 24)
     clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
     found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
@@ -1494,7 +1502,101 @@ def read_screenshot(
         reading = _read_rows(rows, images, params)
     except InvalidPuzzleError as e:
         return _native_retry(rows, images, params, e)
+    reading = _floor_retry(rows, images, params, reading)
     return reading if _sound(reading) else _native_retry(rows, images, params, reading)
+
+
+# tops in turn: liquid at the same slots' floors seen at fewer is a photo's detail lining up
+# (as a row of glass in `_second_row`)
+FLOOR_RUN = 3
+FLOOR_ROW = (
+    "liquid seen at the floor of slots in a row at the tubes' pitch that no tube read holds: "
+    "a row of tubes may be missed, and covered or hidden units leave the colour counts "
+    "unable to tell: check it"
+)
+
+
+def _floor_retry(rows: list, images: tuple, params: ReaderParams, reading: Reading) -> Reading:
+    """`reading` of one row, or of that row and a row whose tubes show only liquid at their
+    floors (see `_floor_rows`) when `reading` breaks the invariant or the layout games use
+    and that one keeps them (`_sound`): liquid sinks, so a tube whose glass is lost in a
+    photo shows its lowest unit, and an empty tube beside it shows nothing. A sound reading
+    whose covered or hidden units leave the counts unable to vouch for it gets a doubt
+    when such a row is seen. The row found keeps its capacity: a row that only adds tubes
+    changes no tube's height (boxes read anew at another unit read the found row anew)."""
+    if len(rows) != 1 or (_sound(reading) and _fully_visible(reading.tubes)):
+        return reading
+    boards = _floor_rows(rows, images[2])
+    if not boards:
+        return reading
+    if _sound(reading):
+        return replace(reading, problems=reading.problems + [FLOOR_ROW])
+    for board in boards:
+        try:
+            alt = _read_rows(board, images, params)
+        except InvalidPuzzleError:
+            continue
+        if _sound(alt) and alt.capacity == reading.capacity:
+            return alt if _fully_visible(alt.tubes) else _vouched_floor(alt)
+    return reading
+
+
+def _vouched_floor(reading: Reading) -> Reading:
+    """`reading`, with a row seen by its liquid floors alone, and a doubt: covered or hidden
+    units leave the colour counts unable to confirm that row."""
+    return replace(reading, problems=reading.problems + [FLOOR_ROW])
+
+
+def _floor_rows(rows: list, lab: np.ndarray) -> list[list[list[tuple]]]:
+    """Boards of the one row in `rows` and a centred row of one tube fewer, as many or one
+    more (games share tubes between rows evenly) of its size and pitch, at a top clear of it
+    where some of its slots show liquid sunk to their floor (`_sunk`) and the same slots
+    do over `FLOOR_RUN` tops in turn (the run's middle is taken); fewest tubes first."""
+    row = rows[0]
+    _, y, w, h = row[0][0]
+    pitch, step = _pitch_hint(rows), max(1, h // 24)
+    clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
+    boards = []
+    for n in range(max(2, len(row) - 1), len(row) + 2):
+        xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
+        seen = [tuple(_sunk(lab, (x, t, w, h), pitch) for x in xs) for t in clear]
+        top = _floor_top(clear, seen, step)
+        if top is not None:
+            found = [((x, top, w, h), True) for x in xs]
+            boards.append(sorted([row, found], key=lambda r: r[0][0][1]))
+    return boards
+
+
+RIM_BAND = (0.05, 0.2)  # of a box's height: under a tube's rim, glass unless it is full
+
+
+def _sunk(lab: np.ndarray, box: tuple, pitch: float, tol: float = FLOOR_TOL) -> bool:
+    """True when a slot shows liquid at its floor (`_liquid_floor`) that its column under
+    the rim (`RIM_BAND`) does not (ΔE of medians over `tol`): liquid sinks below the glass.
+    A slot of background between two tubes holding liquid differs from its sides at its
+    floor too, but its column is the background from top to floor."""
+    if not _liquid_floor(lab, box, pitch, tol):
+        return False
+    x, y, w, h = box
+    cols = slice(x + w // 4, x + w - w // 4)
+    floor = lab[y + round(FLOOR_BAND[0] * h) : y + round(FLOOR_BAND[1] * h), cols]
+    rim = lab[y + round(RIM_BAND[0] * h) : y + round(RIM_BAND[1] * h), cols]
+    low, top = (np.median(p.reshape(-1, 3), axis=0) for p in (floor, rim))
+    return bool(np.linalg.norm(low - top) > tol)
+
+
+def _floor_top(tops: list[int], seen: list[tuple], step: int) -> int | None:
+    """The middle of the longest run of `FLOOR_RUN` or more tops in turn (`step` apart)
+    whose slots show the same liquid floors, some at least; None when there is none."""
+    best, start = None, 0
+    for k in range(1, len(tops) + 1):
+        if k < len(tops) and tops[k] - tops[k - 1] == step and seen[k] == seen[start]:
+            continue
+        if any(seen[start]) and k - start >= FLOOR_RUN:
+            if best is None or k - start > best[1] - best[0]:
+                best = (start, k)
+        start = k
+    return None if best is None else tops[(best[0] + best[1] - 1) // 2]
 
 
 def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Reading:
@@ -1504,8 +1606,12 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
     adds no detail, only blur: JPEG blocks grow into bands a comb takes for tubes, and
     faint glass or a thin outline spreads out of the locators' sight; shrinking a large one
     averages thin outlines and faint glass into the background. The reading taken is
-    doubted when covered or hidden units leave the invariant too weak to vouch for it."""
+    doubted when covered or hidden units leave the invariant too weak to vouch for it.
+    When `first` is an error and the second location reads, unsound, that reading is
+    returned with its doubts (see `_unsound`): the tubes were found, only misread, and a
+    doubtful reading tells the user more than a refusal."""
     other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
+    alt = None
     if other and _slots_of(other) != _slots_of(rows):
         try:
             alt = _read_rows(other, images, params)
@@ -1514,8 +1620,21 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
         if alt is not None and _sound(alt):
             return _vouched(alt)
     if isinstance(first, Exception):
-        raise first
+        if alt is None:
+            raise first
+        return _unsound(alt)
     return first
+
+
+UNSOUND = (
+    "tubes located again at the picture's own size, the first location reading nothing; "
+    "this reading breaks the game's rules or layout: check it"
+)
+
+
+def _unsound(reading: Reading) -> Reading:
+    """`reading`, which `_sound` rejects, sure to be doubted: its doubts, and `UNSOUND`."""
+    return replace(reading, problems=reading.problems + [UNSOUND])
 
 
 def _vouched(reading: Reading) -> Reading:
