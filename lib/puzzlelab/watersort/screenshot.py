@@ -1845,7 +1845,7 @@ def _read_slots(
     for (box, _), segs in zip(slots, per_tube, strict=True):
         if segs is not None:
             segs[:] = _counted(images, box, segs, unit, offset, marks)
-    short = slots if fixed else _short_rows(lab, slots, layout, unit)
+    short = slots if fixed else _short_rows(lab, slots, layout, unit, per_tube)
     if short != slots:  # a row too short for the fullest tube: read again, its tops raised
         again = (images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
         return _read_slots(*again, rereads + 1)
@@ -2515,14 +2515,18 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
 SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
 
 
-def _short_rows(lab: np.ndarray, slots: list, layout: list[int], unit: float) -> list:
+def _short_rows(
+    lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube: list | None = None
+) -> list:
     """`slots` with the boxes of every row `SHORT_ROW` units or more shorter than the tallest
     row grown to its height, at the end where the tube goes on (see `_grown_end`): games draw
     every tube of a board alike, and faint glass over a picture, or a liquid at a round
-    bottom, is easily lost at one end of a row's boxes."""
+    bottom, is easily lost at one end of a row's boxes. A covered tube's box (None in
+    `per_tube`) is its cover's, which may reach past the tube: it measures no row."""
+    seen = [True] * len(slots) if per_tube is None else [t is not None for t in per_tube]
     heights, k = [], 0
     for n in layout:
-        heights.append(max(slots[j][0][3] for j in range(k, k + n)))
+        heights.append(max((slots[j][0][3] for j in range(k, k + n) if seen[j]), default=0))
         k += n
     tall = max(heights, default=0)
     out, k = list(slots), 0
@@ -2530,7 +2534,7 @@ def _short_rows(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
     for n, h in zip(layout, heights, strict=True):
         row = range(k, k + n)
         k += n
-        if tall - h < SHORT_ROW * unit:
+        if tall - h < SHORT_ROW * unit or not h:
             continue
         end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
         for j in row if end else []:
