@@ -1919,7 +1919,9 @@ def _read_slots(
             )
         )
     else:
-        problems += [(text, []) for text in _even_runs(_colour_runs(per_tube), capacity)]
+        problems += [
+            (text, []) for text in _even_runs(_colour_runs(per_tube, marks.get("fill")), capacity)
+        ]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
@@ -2088,7 +2090,8 @@ def _hypotheses(
         return reading
     height, flattest = size
     clean = []
-    unit = reading.unit_height * board[4]  # in working pixels, as the grids
+    scale = board[4] or 1.0  # working pixels per picture pixel (the grids are in working ones)
+    unit = reading.unit_height * scale
     for c, grid in _capacity_units(curve, height, flattest)[:MOST_HYPOTHESES]:
         if c == reading.capacity and abs(grid[0] - unit) <= HARMONIC_TOL * unit:
             continue
@@ -2096,7 +2099,7 @@ def _hypotheses(
         if _run_factor(other) > 1:  # a finer harmonic of a coarser reading: read that one
             other = _twice_unit(other, grid, board, params)
         if _score(other)[:2] == (0, 0) and _run_factor(other) == 1:
-            roomy = _roomy(other, height, board[4], grid[1])
+            roomy = _roomy(other, height, scale, grid[1])
             clean.append(((int(not roomy), *_score(other)), other))
     if not clean:
         return reading
@@ -2275,18 +2278,31 @@ EVEN_RUNS = "every colour run is an even number of units"  # see `_twice_unit`
 TRIPLE_RUNS = "every colour run is a multiple of three units"  # ... and three times the unit
 
 
-def _colour_runs(per_tube: list) -> list[int]:
-    """Units of every liquid run, a plain top split off a '?' run (see `_unmarked_top`)
-    counted with that run: on a grid of half the unit, a mark filling one half of a '?'
-    cell leaves its other half plain, split off as a liquid of the cells' grey."""
+def _colour_runs(per_tube: list, fill: np.ndarray | None = None) -> list[int]:
+    """Units of every liquid run, a plain top split off a '?' run (see `_unmarked_top`, and
+    `_fill_piece`) counted with that run: on a grid of half or a third of the unit, a mark
+    filling part of a '?' cell leaves the rest plain, split off as a liquid of the cells'
+    grey."""
     out = []
     for t in per_tube:
         for below, s in zip([None, *(t or [])], t or [], strict=False):
             if s.kind != "liquid":
                 continue
-            joined = below is not None and (s.cut and below.kind == "hidden" or _split_cell(s, below))
+            joined = (
+                below is not None
+                and below.kind == "hidden"
+                and (s.cut or _fill_piece(s, below, fill))
+            )
             out.append(s.units + below.units if joined else s.units)
     return out
+
+
+def _fill_piece(seg: _Segment, below: _Segment, fill: np.ndarray | None) -> bool:
+    """True when a liquid run on a '?' run is a grey within `SAME_FILL` of the '?' cells'
+    fill (see `_hidden_fill`): a piece of its top cell the mark left plain, no liquid."""
+    if fill is None or not _split_cell(seg, below):
+        return False
+    return float(np.linalg.norm(seg.lab - fill)) <= SAME_FILL
 
 
 def _even_runs(runs: list[int], capacity: int) -> list[str]:
