@@ -22,10 +22,12 @@ General image analysis, no game's pixel coordinates or colours:
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
    a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
-   units (a reading whose every colour run is an even number of units is read again on twice
-   the unit: `_twice_unit`; one that leaves many boundaries off its grid is read again
-   under each capacity the liquid's heights allow, and the whole reading that keeps the
-   counts with every boundary on its grid is taken: `_hypotheses`);
+   units (a reading whose every colour run is an even number, or a multiple of three, of
+   units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
+   many boundaries off its grid is read again under each capacity the liquid's heights
+   allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
+   whole reading that keeps the counts with every boundary on its grid is taken, one
+   leaving a headroom games draw first: `_hypotheses`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
    on the unit grid when a grey liquid of the same fill rests on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
