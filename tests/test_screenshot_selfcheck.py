@@ -636,6 +636,7 @@ def test_a_plain_top_split_off_question_cells_counts_with_them_for_even_runs():
     fill = np.array([52.0, 0, 0])  # the '?' cells' grey: a plain piece of one (11859)
     assert _colour_runs([[seg("hidden", 2), seg("liquid", 1)]], fill) == [3]
     assert _colour_runs([[seg("hidden", 2), seg("liquid", 1)]], fill - 20) == [1]  # another
+    assert _colour_runs([[seg("hidden", 1), seg("liquid", 2)]], fill) == [2]  # a grey liquid
     assert _colour_runs([[seg("liquid", 1, cut=True)]]) == [1]  # no '?' under it
 
 

@@ -2300,9 +2300,11 @@ def _colour_runs(per_tube: list, fill: np.ndarray | None = None) -> list[int]:
 
 
 def _fill_piece(seg: _Segment, below: _Segment, fill: np.ndarray | None) -> bool:
-    """True when a liquid run on a '?' run is a grey within `SAME_FILL` of the '?' cells'
-    fill (see `_hidden_fill`): a piece of its top cell the mark left plain, no liquid."""
-    if fill is None or not _split_cell(seg, below):
+    """True when a liquid run of one unit on a '?' run is a grey within `SAME_FILL` of the
+    '?' cells' fill (see `_hidden_fill`): a piece of its top cell the mark left plain, no
+    liquid (a mark fills most of its cell: on a grid of a half or a third of the unit, what
+    it leaves plain is one unit; a longer grey run is a grey liquid, as in seed 1148)."""
+    if fill is None or seg.units != 1 or not _split_cell(seg, below):
         return False
     return float(np.linalg.norm(seg.lab - fill)) <= SAME_FILL
 
