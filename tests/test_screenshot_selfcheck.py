@@ -14,6 +14,7 @@ from puzzlelab.watersort import Level, screenshot
 from puzzlelab.watersort.generate import random_deal
 from puzzlelab.watersort.screenshot import (
     OFF_GRID,
+    TRIPLE_RUNS,
     DoubtfulReadingError,
     Reading,
     _capacity_units,
@@ -632,6 +633,10 @@ def test_a_plain_top_split_off_question_cells_counts_with_them_for_even_runs():
     tubes = [[seg("hidden", 1), seg("liquid", 1, cut=True), seg("liquid", 2)], None]
     assert _colour_runs(tubes) == [2, 2]
     assert _colour_runs([[seg("hidden", 1), seg("liquid", 1)]]) == [1]  # not split off
+    fill = np.array([52.0, 0, 0])  # the '?' cells' grey: a plain piece of one (11859)
+    assert _colour_runs([[seg("hidden", 2), seg("liquid", 1)]], fill) == [3]
+    assert _colour_runs([[seg("hidden", 2), seg("liquid", 1)]], fill - 20) == [1]  # another
+    assert _colour_runs([[seg("hidden", 1), seg("liquid", 2)]], fill) == [2]  # a grey liquid
     assert _colour_runs([[seg("liquid", 1, cut=True)]]) == [1]  # no '?' under it
 
 
@@ -675,6 +680,7 @@ def test_a_reading_off_its_grid_is_read_again_under_each_capacity(monkeypatch):
         return fake
 
     monkeypatch.setattr(screenshot, "_read_slots", read_on(right + [[]], 4, []))
+    first = dataclasses.replace(first, unit_height=30.0)  # its own capacity's grid
     got = _hypotheses(first, curve, (100.0, 5.0), (None,) * 7, None)
     assert got.capacity == 4 and got.ok and seen == [(20.0, 0.0)]
     even = _even_runs([2] * 3, 6)
@@ -688,3 +694,58 @@ def test_a_reading_off_its_grid_is_read_again_under_each_capacity(monkeypatch):
     monkeypatch.setattr(screenshot, "_read_slots", lambda *args: next(answers))
     both = _hypotheses(first, wide, (100.0, 5.0), (None,) * 7, None)
     assert both.capacity == 4 and "capacity 4 or 5" in both.problems[-1]
+
+
+def test_runs_all_multiples_of_three_are_read_on_three_times_the_unit(monkeypatch):
+    """Seeds 11276, 11859: capacity 3 read on a third of its unit, every colour run three of
+    those units, so every colour is counted nine times and the invariant holds on both grids.
+    The grid of three times the unit explains every boundary: it is read, its doubt kept;
+    when that reading breaks the invariant, every run is cut to a third instead."""
+    assert TRIPLE_RUNS in _even_runs([3, 6, 3], 9)[0] and "capacity 9 or 3" in _even_runs([3], 9)[0]
+    assert _even_runs([3, 1], 9) == [] and "twice" in _even_runs([6, 2], 6)[0]
+    fine = [[c] * 3 + [d] * 3 + [e] * 3 for c, d, e in ("abc", "cab", "bca")] + [[]]
+    coarse = [list("abc"), list("cab"), list("bca"), []]
+    seen: list = []
+
+    def read_on(tubes: list, capacity: int):
+        def fake(*args) -> Reading:
+            seen.append(args[-1])  # the grid asked for
+            return _reading(tubes, capacity, [])
+
+        return fake
+
+    doubt = _even_runs([3] * 9, 9)
+    monkeypatch.setattr(screenshot, "_read_slots", read_on(coarse, 3))
+    got = _twice_unit(_reading(fine, 9, doubt), (10.0, 1.5), (None,) * 7, None)
+    assert got.capacity == 3 and got.tubes == coarse and seen == [(30.0, 1.5)]
+    assert not got.ok and "capacity 3 or 9" in got.problems[-1]
+    broken = [list("abc"), list("caa"), list("bca"), []]
+    monkeypatch.setattr(screenshot, "_read_slots", read_on(broken, 3))
+    cut = _twice_unit(_reading(fine, 9, doubt), (10.0, 1.5), (None,) * 7, None)
+    assert cut.tubes == coarse and cut.capacity == 3 and cut.unit_height == 30.0
+
+
+def test_capacity_hypotheses_tie_break_by_surfaces_and_headroom(monkeypatch):
+    """Seeds 11890, 11834: one boundary height fits a whole stretch of units (each with its
+    offset) equally; the liquid's surfaces pick the unit within a capacity. Two clean
+    readings: the one leaving a headroom games draw wins, and no doubt stays (capacity 5 on
+    a unit stacking 7.7 of them in the box would leave 2.7 units of headroom)."""
+    cands = np.arange(20.0, 35.0, 0.5)
+    flat = np.ones_like(cands)
+    lean = flat + 0.1 * (cands == 28.0)  # the surfaces sit on the grid of 28 rows only
+    curve = (cands, flat, np.zeros_like(cands), lean, np.zeros_like(cands))
+    assert (3, (28.0, 0.0)) in _capacity_units(curve, 100.0, 5.0)
+    assert (3, (28.0, 0.0)) not in _capacity_units(curve[:3], 100.0, 5.0)  # ties: the first
+    cands = np.arange(10.0, 60.0)
+    cover = np.exp(-(((cands - 20) / 2) ** 2)) + 0.8 * np.exp(-(((cands - 30) / 2) ** 2))
+    curve = (cands, cover, np.zeros_like(cands))
+    off = [f"tube {k}: liquid boundary at 1.5 units, {OFF_GRID}" for k in range(3)]
+    first = _reading([["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"], []], 3, off)
+    wide = [["a"] * 5, ["b"] * 5, []]
+    deep = dataclasses.replace(_reading(wide, 5, []), unit_height=13.0)  # 7.7 units a box
+    right = [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"], []]
+    roomy = dataclasses.replace(_reading(right, 3, []), unit_height=30.0)  # 3.3 units a box
+    answers = iter([deep, roomy])
+    monkeypatch.setattr(screenshot, "_read_slots", lambda *args: next(answers))
+    got = _hypotheses(first, curve, (100.0, 5.0), (None,) * 7, None)
+    assert got.capacity == 3 and got.ok

@@ -389,6 +389,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11620, "a row of 3 under a row found with 2: read as the 2 gaps between, silently"),
         (10021, "a second row over a photo seen only by one liquid floor: 3 for 3, 2"),
         (10248, "a second row over a photo, its one liquid at a floor, one empty: 3 for 3, 2"),
+        (11276, "every colour run three units at a third of the unit: capacity 9 of 3, silently"),
+        (11859, "'?' cells' plain thirds split off, runs of three at a third: 9 of 3, silently"),
+        (11890, "one boundary height fit a stretch of units; a third's reading: 9 of 3, silently"),
+        (11834, "one boundary height, a unit leaving 1.6 units of headroom: 5 of 3, silently"),
+        (11015, "a row grown to a row of curtains' height, a unit more: capacity 6 of 5, silently"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -711,6 +716,8 @@ def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():
     cut_top = [((x, 190, 30, 60), False) for x in (40, 120)]
     got = _short_rows(lab, tall + cut_top, [2, 2], 20.0)
     assert got == tall + [((x, 150, 30, 100), False) for x in (40, 120)]
+    liquid = [[], []]  # the tall row covered (11015): covers reach past their tubes
+    assert _short_rows(lab, tall + cut_top, [2, 2], 20.0, [None, None, *liquid]) == tall + cut_top
     cut_bottom = [((x, 150, 30, 60), False) for x in (40, 120)]
     assert _short_rows(lab, tall + cut_bottom, [2, 2], 20.0) == tall + [
         ((x, 150, 30, 100), False) for x in (40, 120)

@@ -26,10 +26,12 @@ General image analysis, no game's pixel coordinates or colours:
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
    a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
-   units (a reading whose every colour run is an even number of units is read again on twice
-   the unit: `_twice_unit`; one that leaves many boundaries off its grid is read again
-   under each capacity the liquid's heights allow, and the whole reading that keeps the
-   counts with every boundary on its grid is taken: `_hypotheses`);
+   units (a reading whose every colour run is an even number, or a multiple of three, of
+   units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
+   many boundaries off its grid is read again under each capacity the liquid's heights
+   allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
+   whole reading that keeps the counts with every boundary on its grid is taken, one
+   leaving a headroom games draw first: `_hypotheses`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
    on the unit grid when a grey liquid of the same fill rests on it;
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
@@ -2019,7 +2021,8 @@ def _read_slots(
             unit, offset, _ = _fit_bounds(np.array(bounds), height, _least_unit(unit))
             ambiguous = unseen  # slots read apart alone may mislead: the capacity stays a guess
             cands, cover, offs = _bounds_cover(np.array(bounds), height)
-            curve = (cands, cover, offs)
+            _, lean, lean_offs = _bounds_cover(_with_tops(bounds, slots, per_tube), height)
+            curve = (cands, cover, offs, lean, lean_offs)
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
             free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
             blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
@@ -2045,7 +2048,7 @@ def _read_slots(
     for (box, _), segs in zip(slots, per_tube, strict=True):
         if segs is not None:
             segs[:] = _counted(images, box, segs, unit, offset, marks)
-    short = slots if fixed else _short_rows(lab, slots, layout, unit)
+    short = slots if fixed else _short_rows(lab, slots, layout, unit, per_tube)
     if short != slots:  # a row too short for the fullest tube: read again, its tops raised
         again = (images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
         return _read_slots(*again, rereads + 1)
@@ -2119,7 +2122,9 @@ def _read_slots(
             )
         )
     else:
-        problems += [(text, []) for text in _even_runs(_colour_runs(per_tube), capacity)]
+        problems += [
+            (text, []) for text in _even_runs(_colour_runs(per_tube, marks.get("fill")), capacity)
+        ]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
@@ -2209,6 +2214,7 @@ OFF_SHARE = 0.25  # of the runs: fewer boundaries off the grid are noise (a glin
 LEAST_OFF = 2  # boundaries: one alone off the grid (of one or two runs) is no evidence on the unit
 HYPOTHESIS_FIT = 0.5  # of the best fit: a capacity's unit fitting worse is no hypothesis
 MOST_HYPOTHESES = 4  # capacities read again at most (each is a whole reading of the board)
+HARMONIC_TOL = 0.06  # of a unit: two grids this near are one (as in `_rival_units`)
 
 
 def _score(reading: Reading) -> tuple[int, int, int]:
@@ -2224,13 +2230,28 @@ def _off_share(reading: Reading) -> float:
     return sum(OFF_GRID in p for p in reading.problems) / max(1, runs)
 
 
+TOP_WEIGHT = 0.1  # of a boundary: a liquid's surface (a meniscus, headroom merged in) only
+TIED_FIT = 0.05  # of a fit: units fitting the boundaries this nearly alike are tied
+
+
+def _with_tops(bounds: list, slots: list, per_tube: list) -> np.ndarray:
+    """`bounds` (see `_bounds`) and each tube's liquid surface again at `TOP_WEIGHT`: where
+    few boundaries between colours show (one height alone fits a whole stretch of units,
+    each with its offset), the surfaces tell which of those units stacks the liquid."""
+    tops = [b for (box, _), t in zip(slots, per_tube, strict=True) for b in _bounds(t, box)[-1:]]
+    return np.array(bounds + [(h, TOP_WEIGHT, 0) for h, w, known in tops if w == 0 and not known])
+
+
 def _capacity_units(curve: tuple, height: float, flattest: float) -> list[tuple[int, tuple]]:
     """(capacity, (unit, offset)) for each capacity the tubes' height allows: its unit is the
     best-fitting one (see `_bounds_cover`) among those giving that capacity in a box `height`
     rows tall (headroom 0.1 to 1.1 units, as `_fits`), no flatter than `flattest`; capacities
     whose unit fits less than `HYPOTHESIS_FIT` of the best, or is no peak of the fit (only
-    the slope of a neighbouring capacity's peak), are left out. Best fit first."""
-    cands, cover, offs = curve
+    the slope of a neighbouring capacity's peak), are left out. Among units of one capacity
+    that fit within `TIED_FIT` alike, the one the liquid's surfaces fit best is taken (see
+    `_with_tops`). Best fit first."""
+    cands, cover, offs = curve[:3]
+    lean, lean_offs = curve[3:] if len(curve) == 5 else (cover, offs)
     caps = np.round((height - offs) / cands - 0.6).astype(int)
     below = np.concatenate([[-np.inf], cover[:-1]])
     above = np.concatenate([cover[1:], [-np.inf]])
@@ -2242,7 +2263,11 @@ def _capacity_units(curve: tuple, height: float, flattest: float) -> list[tuple[
             continue
         best = idx[int(np.argmax(cover[idx]))]
         if peak[best] and cover[best] >= HYPOTHESIS_FIT * cover.max():
-            out.append((float(cover[best]), c, (float(cands[best]), float(offs[best]))))
+            lean_caps = np.round((height - lean_offs[idx]) / cands[idx] - 0.6)
+            tied = idx[(cover[idx] >= (1 - TIED_FIT) * cover[best]) & (lean_caps == c)]
+            pick = tied[int(np.argmax(lean[tied]))] if len(tied) else best
+            grid = (float(cands[pick]), float((lean_offs if len(tied) else offs)[pick]))
+            out.append((float(cover[best]), c, grid))
     out.sort(key=lambda x: -x[0])
     return [(c, grid) for _, c, grid in out]
 
@@ -2257,27 +2282,34 @@ def _hypotheses(
     or one capacity off. A reading that only breaks the invariant is left to the rules
     that read its units again (a unit of the right grid misread breaks it as well). Each
     capacity the liquid's heights allow (`_capacity_units`) is a hypothesis, read whole with
-    its best-fitting unit; one whose every colour run is an even number of units is a finer
-    harmonic of a coarser reading (it keeps the invariant whenever that does), so it is no
-    evidence. When two hypotheses read alike, or covered or hidden units leave the counts
-    unable to confirm the one taken, a doubt stays on the reading."""
+    its best-fitting unit; one whose every colour run is an even number (a multiple of three)
+    of units is a finer harmonic of a coarser reading (it keeps the invariant whenever that
+    does), so that coarser one is read instead (see `_twice_unit`). Of clean readings, one
+    whose capacity leaves a headroom games draw (see `_roomy`) beats one that does not: the
+    tube's height is evidence too. When two hypotheses read alike on both, or covered or
+    hidden units leave the counts unable to confirm the one taken, a doubt stays on it."""
     few = _score(reading)[1] < LEAST_OFF
     if not curve or few or _off_share(reading) < OFF_SHARE:  # the unit itself is not in doubt
         return reading
     height, flattest = size
     clean = []
+    scale = board[4] or 1.0  # working pixels per picture pixel (the grids are in working ones)
+    unit = reading.unit_height * scale
     for c, grid in _capacity_units(curve, height, flattest)[:MOST_HYPOTHESES]:
-        if c == reading.capacity:
+        if c == reading.capacity and abs(grid[0] - unit) <= HARMONIC_TOL * unit:
             continue
         other = _read_slots(*board, params, grid)
-        even = any(EVEN_RUNS in p for p in other.problems)  # twice its unit fits as well
-        if _score(other)[:2] == (0, 0) and not even:
-            clean.append((_score(other), other))
+        if _run_factor(other) > 1:  # a finer harmonic of a coarser reading: read that one
+            other = _twice_unit(other, grid, board, params)
+        if _score(other)[:2] == (0, 0) and _run_factor(other) == 1:
+            roomy = _roomy(other, height, scale, grid[1])
+            clean.append(((int(not roomy), *_score(other)), other))
     if not clean:
         return reading
     clean.sort(key=lambda x: x[0])
     best = clean[0][1]
-    rivals = [r.capacity for _, r in clean[1:] if r.capacity != best.capacity]
+    roomy = clean[0][0][0]  # 0 when the best one's headroom is one games draw
+    rivals = [r.capacity for k, r in clean[1:] if r.capacity != best.capacity and k[0] <= roomy]
     notes = []
     if rivals:
         notes.append(
@@ -2293,42 +2325,62 @@ def _hypotheses(
     return replace(best, problems=[*best.problems, *notes])
 
 
+def _roomy(reading: Reading, height: float, scale: float, offset: float) -> bool:
+    """True when a box `height` working rows tall holds the reading's capacity at its unit
+    under a headroom of 0.1 to 1.1 units (as `_fits`): a reading whose counts make the
+    capacity fewer units than its unit stacks in the tube leaves a headroom no game draws."""
+    return _fits((0, 0, 0, height), reading.unit_height * scale, offset) == reading.capacity
+
+
 LEAST_CAPACITY = 3  # units: the fit prefers tubes holding at least this many (see `_pick_unit`)
 
 
+def _run_factor(reading: Reading) -> int:
+    """2 or 3 when the reading says every colour run is a multiple of that many units (see
+    `_even_runs`), else 1."""
+    if any(EVEN_RUNS in p for p in reading.problems):
+        return 2
+    return 3 if any(TRIPLE_RUNS in p for p in reading.problems) else 1
+
+
 def _twice_unit(reading: Reading, grid: tuple, board: tuple, params: ReaderParams) -> Reading:
-    """`reading`, or the reading on a grid of twice its unit when every colour run of it is an
-    even number of units (see `_even_runs`) and that reading keeps the game's invariant with at
-    least `LEAST_CAPACITY` units a tube; else, when every run of '?' cells is even too, the
-    reading with every run halved (see `_halved`) if it keeps the invariant. Such runs show
-    no boundary the coarser grid misses: the finer one only split every unit in two (a '?'
-    mark, a glint or JPEG noise cut the cells), and the largest unit explaining every
-    boundary is the drawn one (see `_pick_unit`). The doubt stays on the reading taken: the
-    picture cannot tell them apart."""
-    runs_even = any(EVEN_RUNS in p for p in reading.problems)
-    if not runs_even or reading.capacity < 2 * LEAST_CAPACITY - 1:
+    """`reading`, or the reading on a grid of twice (three times) its unit when every colour
+    run of it is an even number (a multiple of three) of units (see `_even_runs`) and that
+    reading keeps the game's invariant with at least `LEAST_CAPACITY` units a tube; else,
+    when every run of '?' cells is a multiple too, the reading with every run cut to a half
+    (a third: see `_halved`) if it keeps the invariant. Such runs show no boundary the
+    coarser grid misses: the finer one only split every unit in two or three (a '?' mark, a
+    glint or JPEG noise cut the cells), and the largest unit explaining every boundary is
+    the drawn one (see `_pick_unit`). The doubt stays on the reading taken: the picture
+    cannot tell them apart."""
+    factor = _run_factor(reading)
+    if factor == 1 or reading.capacity < factor * LEAST_CAPACITY - 1:
         return reading
     unit, offset = grid
     images, bg, slots, layout, scale, shape, gaps = board
-    other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, (2 * unit, offset))
+    coarse = (factor * unit, offset)
+    other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, coarse)
     kept = other.capacity >= LEAST_CAPACITY and not self_check(other.tubes, other.capacity)
     if not kept or (other.covered and not other.ok):  # covered tubes may hold anything
-        other = _halved(reading)
+        other = _halved(reading, factor)
         if other is None or self_check(other.tubes, other.capacity):
             return reading
+    size = "half" if factor == 2 else "a third of"
+    many = "an even number" if factor == 2 else "a multiple of three"
     note = (
-        f"capacity {other.capacity} or {reading.capacity}: every colour run at units of half "
-        "the height was an even number of them; read with the larger units"
+        f"capacity {other.capacity} or {reading.capacity}: every colour run at units of {size} "
+        f"the height was {many} of them; read with the larger units"
     )
     return replace(other, problems=[*other.problems, note])
 
 
-def _halved(reading: Reading) -> Reading | None:
-    """`reading` with every run of one label (a colour or '?') halved and the capacity too,
-    the units twice as tall, its doubt about even runs dropped (the caller states its own);
-    None when some run or the capacity is odd, or fewer than `LEAST_CAPACITY` units a tube
-    would be left. Each unit's confidence is its pair's least."""
-    if reading.capacity % 2 or reading.capacity // 2 < LEAST_CAPACITY:
+def _halved(reading: Reading, factor: int = 2) -> Reading | None:
+    """`reading` with every run of one label (a colour or '?') cut to a half (`factor` 2) or
+    a third (3) and the capacity too, the units that many times as tall, its doubt about
+    runs dropped (the caller states its own); None when some run or the capacity is no
+    multiple of `factor`, or fewer than `LEAST_CAPACITY` units a tube would be left. Each
+    unit's confidence is its group's least."""
+    if reading.capacity % factor or reading.capacity // factor < LEAST_CAPACITY:
         return None
     tubes: list[list[str] | None] = []
     conf: list[list[float] | None] = []
@@ -2337,11 +2389,11 @@ def _halved(reading: Reading) -> Reading | None:
             tubes.append(None)
             conf.append(None)
             continue
-        if any(len(list(run)) % 2 for _, run in groupby(t)):
+        if any(len(list(run)) % factor for _, run in groupby(t)):
             return None
-        tubes.append(t[::2])
-        conf.append([min(c[k], c[k + 1]) for k in range(0, len(c), 2)] if c else c)
-    capacity = reading.capacity // 2
+        tubes.append(t[::factor])
+        conf.append([min(c[k : k + factor]) for k in range(0, len(c), factor)] if c else c)
+    capacity = reading.capacity // factor
     level = None
     if reading.fully_visible and not self_check(tubes, capacity):
         try:
@@ -2354,8 +2406,8 @@ def _halved(reading: Reading) -> Reading | None:
         confidence=conf,
         capacities=[capacity] * len(tubes),
         level=level,
-        unit_height=2 * reading.unit_height,
-        problems=[p for p in reading.problems if EVEN_RUNS not in p],
+        unit_height=factor * reading.unit_height,
+        problems=[p for p in reading.problems if EVEN_RUNS not in p and TRIPLE_RUNS not in p],
     )
 
 
@@ -2426,29 +2478,56 @@ def _hidden_tops(tubes: list) -> list[int]:
 # doubts other rules act on, found among a reading's problems by these words
 GUESS = "is a guess from the tubes' height"  # no boundary showed the unit (see `_sound`)
 EVEN_RUNS = "every colour run is an even number of units"  # see `_twice_unit`
+TRIPLE_RUNS = "every colour run is a multiple of three units"  # ... and three times the unit
 
 
-def _colour_runs(per_tube: list) -> list[int]:
-    """Units of every liquid run, a plain top split off a '?' run (see `_unmarked_top`)
-    counted with that run: on a grid of half the unit, a mark filling one half of a '?'
-    cell leaves its other half plain, split off as a liquid of the cells' grey."""
+def _colour_runs(per_tube: list, fill: np.ndarray | None = None) -> list[int]:
+    """Units of every liquid run, a plain top split off a '?' run (see `_unmarked_top`, and
+    `_fill_piece`) counted with that run: on a grid of half or a third of the unit, a mark
+    filling part of a '?' cell leaves the rest plain, split off as a liquid of the cells'
+    grey."""
     out = []
     for t in per_tube:
         for below, s in zip([None, *(t or [])], t or [], strict=False):
             if s.kind != "liquid":
                 continue
-            joined = s.cut and below is not None and below.kind == "hidden"
+            joined = (
+                below is not None
+                and below.kind == "hidden"
+                and (s.cut or _fill_piece(s, below, fill))
+            )
             out.append(s.units + below.units if joined else s.units)
     return out
 
 
+def _fill_piece(seg: _Segment, below: _Segment, fill: np.ndarray | None) -> bool:
+    """True when a liquid run of one unit on a '?' run is a grey within `SAME_FILL` of the
+    '?' cells' fill (see `_hidden_fill`): a piece of its top cell the mark left plain, no
+    liquid (a mark fills most of its cell: on a grid of a half or a third of the unit, what
+    it leaves plain is one unit; a longer grey run is a grey liquid, as in seed 1148)."""
+    if fill is None or seg.units != 1 or not _split_cell(seg, below):
+        return False
+    return float(np.linalg.norm(seg.lab - fill)) <= SAME_FILL
+
+
 def _even_runs(runs: list[int], capacity: int) -> list[str]:
     """The doubt when every colour run is an even number of units: units of twice the height
-    fit the picture as well (and no colour of an odd capacity is made of even runs alone)."""
+    fit the picture as well (and no colour of an odd capacity is made of even runs alone);
+    else when every run is a multiple of three units (see `_triple_runs`)."""
     if not runs or any(u % 2 for u in runs):
-        return []
+        return _triple_runs(runs, capacity)
     either = f"{capacity} or {capacity // 2}" if capacity % 2 == 0 else f"{capacity} (odd)"
     return [f"capacity {either}: {EVEN_RUNS}, so units of twice the height fit the picture as well"]
+
+
+def _triple_runs(runs: list[int], capacity: int) -> list[str]:
+    """The doubt when every colour run is a multiple of three units: units of three times the
+    height fit the picture as well (a grid of a third of the drawn unit, its boundaries one
+    in three on a colour change, keeps the counts whenever the drawn one does)."""
+    if not runs or any(u % 3 for u in runs):
+        return []
+    either = f"{capacity} or {capacity // 3}" if capacity % 3 == 0 else f"{capacity}"
+    return [f"capacity {either}: {TRIPLE_RUNS}, so units of three times the height fit as well"]
 
 
 THIN_HEADROOM = 0.4  # units: a unit a few % short fits one more unit under this headroom
@@ -2657,14 +2736,18 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
 SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
 
 
-def _short_rows(lab: np.ndarray, slots: list, layout: list[int], unit: float) -> list:
+def _short_rows(
+    lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube: list | None = None
+) -> list:
     """`slots` with the boxes of every row `SHORT_ROW` units or more shorter than the tallest
     row grown to its height, at the end where the tube goes on (see `_grown_end`): games draw
     every tube of a board alike, and faint glass over a picture, or a liquid at a round
-    bottom, is easily lost at one end of a row's boxes."""
+    bottom, is easily lost at one end of a row's boxes. A covered tube's box (None in
+    `per_tube`) is its cover's, which may reach past the tube: it measures no row."""
+    seen = [True] * len(slots) if per_tube is None else [t is not None for t in per_tube]
     heights, k = [], 0
     for n in layout:
-        heights.append(max(slots[j][0][3] for j in range(k, k + n)))
+        heights.append(max((slots[j][0][3] for j in range(k, k + n) if seen[j]), default=0))
         k += n
     tall = max(heights, default=0)
     out, k = list(slots), 0
@@ -2672,7 +2755,7 @@ def _short_rows(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
     for n, h in zip(layout, heights, strict=True):
         row = range(k, k + n)
         k += n
-        if tall - h < SHORT_ROW * unit:
+        if tall - h < SHORT_ROW * unit or not h:
             continue
         end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
         for j in row if end else []:
