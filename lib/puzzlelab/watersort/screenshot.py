@@ -3193,8 +3193,9 @@ def _under_headroom(
                 break
             if not _bottom_edge(s, box):
                 top.append(s)
-        if len(top) == 1 and top[0].glass >= SURE_GLASS:
-            top = _split_glass(top[0], _profile(flat, box), box, glass, jump, min_len)
+        prof = _profile(flat, box)
+        if len(top) == 1 and (top[0].glass >= SURE_GLASS or _varies(prof, top[0], box)):
+            top = _split_glass(top[0], prof, box, glass, jump, min_len)
         if len(top) < 2:
             continue
         up, run = top[-2], top[-1]
