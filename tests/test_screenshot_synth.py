@@ -387,6 +387,17 @@ def test_see_through_glass_is_fitted_past_full_tubes():
     assert _see_through(rims[:2], sides[:2]) is None  # two tubes cannot show the glass
 
 
+def test_rims_of_liquids_and_covers_fit_no_see_through_glass():
+    """Six rims in six unrelated colours (full tubes' top liquids, covers) over two rows'
+    backgrounds: no line of glass runs near them, so there is no see-through fit (a loose
+    one put a grey liquid near the 'glass' and read it as empty space)."""
+    sides = np.array([[60.0, -36, 14]] * 3 + [[71.0, -48, 24]] * 3)
+    rims = np.array(
+        [[75.0, -26, -29], [32, -10, 6], [57, 69, 6], [38, 52, -85], [66, -47, 25], [73, 7, 74]]
+    )
+    assert _see_through(rims, sides) is None
+
+
 def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes():
     """Three full tubes topped by one yellow (their rims agree) and empty tubes the reader
     doubts, whose rims show the background beside them: the glass is clear, not yellow.
@@ -801,6 +812,26 @@ def test_a_step_inside_the_glass_is_a_top_unit_unless_other_tubes_show_it():
     assert list(found) == [0] and found[0].y0 == 15
     raw[0][2][0].glass = 20.0  # the run above is no nearer the glass: no headroom over it
     assert _under_headroom(raw, flat, glass, 9.0, 3.0, _glass_seams(raw)) == {}
+
+
+def test_a_top_run_of_the_glass_colour_that_drifts_is_looked_at_for_a_step():
+    """The headroom's glass (rows 0-62) runs through a blurred edge (62-90, no step of a jump
+    within the profile's lag) into a light olive unit ΔE 24 from it (90-110) on a liquid: one
+    run whose median is the glass's very colour. It drifts, so it is cut at its step and the
+    olive below is a run that may be the top unit."""
+    g, olive, liquid = (
+        np.array(c, dtype=float) for c in ([80, -40, 69], [77, -20, 56], [40, 29, -39])
+    )
+    flat = np.tile(g, (140, 10, 1))
+    ramp = np.linspace(0, 1, 28)[:, None]
+    flat[62:90] = (g + ramp * (olive - g))[:, None, :]
+    flat[90:110], flat[110:] = olive, liquid
+    box = (0, 0, 10, 140)
+    run = _Segment(0, 110, g.copy(), "empty", glass=0.0)
+    raw = [(0, box, [run, _Segment(110, 140, liquid, "liquid", glass=90.0)])]
+    glass = _Glass(flat, g, g, (), g)
+    found = _under_headroom(raw, flat, glass, 9.0, 3.0, [])
+    assert list(found) == [0] and 80 <= found[0].y0 <= 95 and found[0].y1 == 110
 
 
 def test_a_glass_run_is_cut_at_a_step_of_half_a_jump():
