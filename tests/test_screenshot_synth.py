@@ -533,6 +533,26 @@ def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
     assert _completed(per_tube, {1: glass}, out, [box, box], (20.0, 0.0))[1] == []
 
 
+def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lacks():
+    """A blue liquid the colour of clear glass merges into the headroom: the run taken for
+    glass reaches from the rim to a stack one unit short, and blue was seen too rarely. The
+    unit right on the stack is offered; not when the run is only that unit's height, nor
+    when the stack is two units short (how many the run holds is unknown)."""
+    box, red, blue = (0, 0, 20, 100), np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
+    per_tube = [
+        [_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)],
+        [_Segment(80, 100, red, units=1)],
+    ]
+    out = ([["red", "blue"], ["red"]], None, 2)
+    run = _Segment(25, 80, blue + 2, "empty", glass=1)
+    fuller, added = _completed(per_tube, {1: run}, out, [box, box], (20.0, 0.0))
+    assert added == [1] and (fuller[1][-1].y0, fuller[1][-1].y1, fuller[1][-1].units) == (60, 80, 1)
+    short = replace(run, y0=62)
+    assert _completed(per_tube, {1: short}, out, [box, box], (20.0, 0.0))[1] == []
+    three = ([["red", "blue", "blue"], ["red"]], None, 3)
+    assert _completed(per_tube, {1: run}, three, [box, box], (20.0, 0.0))[1] == []
+
+
 def test_glass_at_the_rim_read_as_a_colour_seen_too_often_is_dropped():
     """A top run at the rim, near the glass, in a colour seen once more than capacity: the
     headroom over a picture read as that liquid; not when it is off the rim, far from the
