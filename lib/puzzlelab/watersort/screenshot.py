@@ -1710,13 +1710,9 @@ def _tinted_rims(rims: dict, boxes: list[tuple], colour: np.ndarray) -> tuple | 
     return band, side, (1.0, np.median(offsets, axis=0))
 
 
-RIM_AGREE = 8.0  # ΔE: rims of one glass agree this well (as `_glass` groups them)
-
-
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
     """(a, b) with rim = a * background beside + b for most rims (see-through glass of
-    opacity 1 - a), refitted without the rims it does not explain (liquid up to the rim, or
-    farther than `RIM_AGREE` from the line: rims of liquids and covers fit no line of glass);
+    opacity 1 - a), refitted without the rims it does not explain (liquid up to the rim);
     None with fewer than three tubes, when under half of the rims fit, when the background
     hardly changes from tube to tube (nothing to fit) or when b is no glass colour."""
     if len(rims) < 3:
@@ -1732,7 +1728,7 @@ def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
         a = float(np.clip((xc * yc).sum() / var, 0, 1)) if var > 1e-6 else 0.0
         b = (y - a * x).mean(axis=0)
         err = np.linalg.norm(rims - a * sides - b, axis=1)
-        keep = err < min(RIM_AGREE, max(4.0, 2.5 * float(np.median(err[keep]))))
+        keep = err < max(4.0, 2.5 * float(np.median(err[keep])))
         if keep.sum() < max(3, len(rims) / 2):
             return None
     spread = np.sqrt(var / max(1, keep.sum()))
