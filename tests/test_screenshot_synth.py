@@ -387,17 +387,6 @@ def test_see_through_glass_is_fitted_past_full_tubes():
     assert _see_through(rims[:2], sides[:2]) is None  # two tubes cannot show the glass
 
 
-def test_rims_of_liquids_and_covers_fit_no_see_through_glass():
-    """Six rims in six unrelated colours (full tubes' top liquids, covers) over two rows'
-    backgrounds: no line of glass runs near them, so there is no see-through fit (a loose
-    one put a grey liquid near the 'glass' and read it as empty space)."""
-    sides = np.array([[60.0, -36, 14]] * 3 + [[71.0, -48, 24]] * 3)
-    rims = np.array(
-        [[75.0, -26, -29], [32, -10, 6], [57, 69, 6], [38, 52, -85], [66, -47, 25], [73, 7, 74]]
-    )
-    assert _see_through(rims, sides) is None
-
-
 def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes():
     """Three full tubes topped by one yellow (their rims agree) and empty tubes the reader
     doubts, whose rims show the background beside them: the glass is clear, not yellow.
