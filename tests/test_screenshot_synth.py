@@ -366,6 +366,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10064, "an empty tube faintly tinting a gradient at a row's short end: 8, 7 for 8, 8"),
         (10234, "a one-unit tube whose box reached below the floor read as covered"),
         (10752, "a grey liquid on ringed '?' cells (no one fill) read as '?' with ok True"),
+        (11467, "a top unit near the glass, its edge blurred, merged into the headroom: silent"),
+        (11272, "two top units of clear glass's colour merged into the headroom, in added slots"),
+        (11606, "a top unit of the glass's colour merged into the headroom: a colour seen 4 of 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
