@@ -394,6 +394,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11890, "one boundary height fit a stretch of units; a third's reading: 9 of 3, silently"),
         (11834, "one boundary height, a unit leaving 1.6 units of headroom: 5 of 3, silently"),
         (11015, "a row grown to a row of curtains' height, a unit more: capacity 6 of 5, silently"),
+        (11467, "a top unit near the glass, its edge blurred, merged into the headroom: silent"),
+        (11272, "two top units of clear glass's colour merged into the headroom, in added slots"),
+        (11606, "a top unit of the glass's colour merged into the headroom: a colour seen 4 of 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -548,6 +551,26 @@ def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
     assert _completed(per_tube, {1: replace(run, lab=red)}, out, [box, box], (20.0, 0.0))[1] == []
     glass = replace(run, glass=2)
     assert _completed(per_tube, {1: glass}, out, [box, box], (20.0, 0.0))[1] == []
+
+
+def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lacks():
+    """A blue liquid the colour of clear glass merges into the headroom: the run taken for
+    glass reaches from the rim to a stack one unit short, and blue was seen too rarely. The
+    unit right on the stack is offered; not when the run is only that unit's height, nor
+    when the stack is two units short (how many the run holds is unknown)."""
+    box, red, blue = (0, 0, 20, 100), np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
+    per_tube = [
+        [_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)],
+        [_Segment(80, 100, red, units=1)],
+    ]
+    out = ([["red", "blue"], ["red"]], None, 2)
+    run = _Segment(25, 80, blue + 2, "empty", glass=1)
+    fuller, added = _completed(per_tube, {1: run}, out, [box, box], (20.0, 0.0))
+    assert added == [1] and (fuller[1][-1].y0, fuller[1][-1].y1, fuller[1][-1].units) == (60, 80, 1)
+    short = replace(run, y0=62)
+    assert _completed(per_tube, {1: short}, out, [box, box], (20.0, 0.0))[1] == []
+    three = ([["red", "blue", "blue"], ["red"]], None, 3)
+    assert _completed(per_tube, {1: run}, three, [box, box], (20.0, 0.0))[1] == []
 
 
 def test_glass_at_the_rim_read_as_a_colour_seen_too_often_is_dropped():
@@ -831,6 +854,26 @@ def test_a_step_inside_the_glass_is_a_top_unit_unless_other_tubes_show_it():
     assert list(found) == [0] and found[0].y0 == 15
     raw[0][2][0].glass = 20.0  # the run above is no nearer the glass: no headroom over it
     assert _under_headroom(raw, flat, glass, 9.0, 3.0, _glass_seams(raw)) == {}
+
+
+def test_a_top_run_of_the_glass_colour_that_drifts_is_looked_at_for_a_step():
+    """The headroom's glass (rows 0-62) runs through a blurred edge (62-90, no step of a jump
+    within the profile's lag) into a light olive unit ΔE 24 from it (90-110) on a liquid: one
+    run whose median is the glass's very colour. It drifts, so it is cut at its step and the
+    olive below is a run that may be the top unit."""
+    g, olive, liquid = (
+        np.array(c, dtype=float) for c in ([80, -40, 69], [77, -20, 56], [40, 29, -39])
+    )
+    flat = np.tile(g, (140, 10, 1))
+    ramp = np.linspace(0, 1, 28)[:, None]
+    flat[62:90] = (g + ramp * (olive - g))[:, None, :]
+    flat[90:110], flat[110:] = olive, liquid
+    box = (0, 0, 10, 140)
+    run = _Segment(0, 110, g.copy(), "empty", glass=0.0)
+    raw = [(0, box, [run, _Segment(110, 140, liquid, "liquid", glass=90.0)])]
+    glass = _Glass(flat, g, g, (), g)
+    found = _under_headroom(raw, flat, glass, 9.0, 3.0, [])
+    assert list(found) == [0] and 80 <= found[0].y0 <= 95 and found[0].y1 == 110
 
 
 def test_a_glass_run_is_cut_at_a_step_of_half_a_jump():

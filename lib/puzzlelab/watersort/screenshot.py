@@ -2104,7 +2104,7 @@ def _read_slots(
         else:
             fuller, first = per_tube, out
         fuller, tops = _completed(
-            fuller, marks.get("lows", {}), first, [b for b, _ in slots], (unit, offset)
+            fuller, _lows_of(slots, marks), first, [b for b, _ in slots], (unit, offset)
         )
         per_tube, out, lows = _kept((per_tube, out), fuller, sorted(set(lows + tops)), choice)
         tubes, conf, capacity, level, problems, palette = out
@@ -2197,6 +2197,13 @@ def _read_slots(
     board = (images, bg, slots, layout, scale, shape, gaps)
     reading = _twice_unit(reading, (unit, offset), board, params)
     return _hypotheses(reading, curve, (height, flattest), board, params)
+
+
+def _lows_of(slots: list, marks: dict) -> dict[int, _Segment]:
+    """Per slot index, the run taken for glass right above its stack (see `_glass_on`), from
+    the board's reading or, for a slot the row's spacing added, its reading alone."""
+    lows = marks.get("lows", {})
+    return {k: lows[box] for k, (box, _) in enumerate(slots) if box in lows}
 
 
 def _kept(first: tuple, variant: list, changed: list[int], choice: tuple) -> tuple:
@@ -3364,8 +3371,8 @@ def _segment_tubes(
             if s.kind == "hidden":
                 s.glyphs = _count_glyphs(images, box, s)
         per_tube.append(_stack(segs, box))
-        if len(slots) > 1 and (low := _glass_on(segs, per_tube[-1], box)) is not None:
-            marks.setdefault("lows", {})[k] = low
+        if (low := _glass_on(segs, per_tube[-1], box)) is not None:
+            marks.setdefault("lows", {})[box] = low  # by box: slots read alone have them too
         if len(slots) > 1 and (afloat := _afloat(segs, box)) is not None:
             marks.setdefault("afloat", {})[k] = _stack(afloat, box)
         if floats is not None and _floating(segs, box):
@@ -3426,8 +3433,10 @@ def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple)
     per tube, the run taken for glass right above its stack), when each lies right on its
     stack on the unit grid (see `_top_unit`), is not the glass's very colour (see `_glassy`)
     and is nearest (under `JOIN_DELTA_E`) a colour the fully visible reading `out` saw fewer
-    than capacity times: a liquid near the glass seen over a picture. The game's invariant
-    decides (the caller keeps it only when it then holds)."""
+    than capacity times: a liquid near the glass seen over a picture. A run up to the rim
+    over a stack one unit short (of the glass's very colour, or off the grid) gives that one
+    unit (see `_last_unit`): a liquid the colour of clear glass merges into the headroom. The
+    game's invariant decides (the caller keeps it only when it then holds)."""
     tubes, capacity = out[0], out[2]
     if any(t is None or HIDDEN in t for t in tubes):
         return per_tube, []
@@ -3442,13 +3451,34 @@ def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple)
     for k, run in sorted(lows.items()):
         near = np.linalg.norm(centres - run.lab, axis=1)
         c = names[int(near.argmin())]
-        if not _glassy(run) or near.min() >= JOIN_DELTA_E or counts[c] >= capacity:
+        if near.min() >= JOIN_DELTA_E or counts[c] >= capacity:
             continue
-        top = _top_unit(variant[k], run, boxes[k], *grid)
+        top = _top_unit(variant[k], run, boxes[k], *grid) if _glassy(run) else None
+        if top is None:  # the run reaches the rim: the headroom's glass and a unit under it
+            top = _last_unit(variant[k], run, grid[0], capacity)
         if top is not None:
             variant[k].append(top)
             added.append(k)
     return variant, added
+
+
+def _last_unit(
+    segs: list[_Segment] | None, run: _Segment, unit: float, capacity: int
+) -> _Segment | None:
+    """The unit right on a stack (`segs`, bottom first, units counted) one unit short of
+    `capacity`, taken from `run`, the glass over it, or None: a liquid of the glass's very
+    colour (seen as a liquid in another tube: `_completed`) merges into the headroom above it,
+    so only the whole unit a full tube has there is taken, and only when `run` reaches a
+    unit or more above the stack."""
+    if not segs or sum(s.units for s in segs) != capacity - 1:
+        return None
+    top = segs[-1].y0
+    if abs(top - run.y1) > 0.25 * unit or top - run.y0 < LAST_UNIT * unit:
+        return None
+    return replace(run, y0=round(top - unit), y1=top, kind="liquid", units=1, fit=1.0)
+
+
+LAST_UNIT = 1.2  # units: glass over a top unit reaches above it (a full tube's headroom)
 
 
 def _under_headroom(
@@ -3473,8 +3503,9 @@ def _under_headroom(
                 break
             if not _bottom_edge(s, box):
                 top.append(s)
-        if len(top) == 1 and top[0].glass >= SURE_GLASS:
-            top = _split_glass(top[0], _profile(flat, box), box, glass, jump, min_len)
+        prof = _profile(flat, box)
+        if len(top) == 1 and (top[0].glass >= SURE_GLASS or _varies(prof, top[0], box)):
+            top = _split_glass(top[0], prof, box, glass, jump, min_len)
         if len(top) < 2:
             continue
         up, run = top[-2], top[-1]
