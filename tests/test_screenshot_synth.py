@@ -1201,6 +1201,8 @@ def test_a_bold_mark_the_flattening_kept_is_seen_against_the_fill():
     plain = (np.full((40, 40, 3), 46.0), np.full((40, 40, 3), 46.0))
     assert not _is_glyph(plain, box, run)
     assert not _cell_marked(plain, box, 0, 40)
+    short = _Segment(28, 34, np.array([46.0, 0.0, 0.0]), "liquid")  # the dot in 4 rows
+    assert not _is_glyph(images, box, short)
     speck = np.full((40, 40, 3), 46.0)
     speck[16:21, 19:21, 0] = 6.0  # a JPEG speck: 5 of the window's 24 rows
     assert not _is_glyph((speck, speck.copy()), box, run)
@@ -1239,6 +1241,9 @@ def test_a_run_of_two_near_colours_is_cut_between_its_cells():
     images, box = _painted([shaded, [55.0, 64.0, 44.0], [55.0, 64.0, 44.0]])
     run = [_Segment(0, 90, np.array([55.0, 64.0, 44.0]), "liquid", units=3)]
     assert _split_mixed(images, box, run, 30.0, 0.0) == run
+    images, box = _painted([[23.0, 0.0, 0.0], blue, purple])  # read on 20 rows, not 30:
+    off = [_Segment(50, 90, np.array([30.0, 10.0, -15.0]), "liquid", units=2)]
+    assert _split_mixed(images, box, off, 20.0, 0.0) == off  # a cell astride a boundary
     photo = [[43.0, 52.0, -89.0], [43.0, 51.0, -87.0], [44.0, 38.0, -78.0], [46.0, 19.0, -63.0]]
     images, box = _painted(photo)  # a photo's gradient behind glass: steps in a row
     run = [_Segment(0, 120, np.array([44.0, 45.0, -80.0]), "liquid", units=4)]

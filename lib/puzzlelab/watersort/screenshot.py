@@ -1396,14 +1396,15 @@ def _arm(part: np.ndarray, side: int) -> bool:
 
 def _bold_like(mark: np.ndarray, whole_height: bool = True) -> bool:
     """A map from `_off_run` shows a bold mark: like a glyph (see `_mark_like`), in more
-    than `BOLD_ROWS` of its rows and with no whole rows at its ends (see `_banded`). Against
-    the fill, not the flat copy, a JPEG speck of a few pixels shows too."""
-    if mark.size == 0 or mark.any(axis=1).mean() <= BOLD_ROWS:
+    than `BOLD_ROWS` of its rows (at least `GLYPH_ROWS`) and with no whole rows at its ends
+    (see `_banded`). Against the fill, not the flat copy, a JPEG speck shows too."""
+    if len(mark) < GLYPH_ROWS or mark.any(axis=1).mean() <= BOLD_ROWS:
         return False
     return _mark_like(mark, whole_height) and not _banded(mark)
 
 
 BOLD_ROWS = 0.25  # a '?' spans most of its window's rows; a JPEG speck one or two of nine
+GLYPH_ROWS = 5  # a '?' (hook, stem, dot) shows in no fewer rows; two are a boundary's blur
 
 
 def _banded(mark: np.ndarray) -> bool:
@@ -4312,6 +4313,14 @@ def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: 
     return segs
 
 
+def _one_colour(images, box: tuple, y0: int, y1: int) -> bool:
+    """One unit cell, rows y0 to y1, shows one colour: its upper and lower halves within
+    half of `JOIN_DELTA_E` (on a grid other than the drawn one a cell takes in two)."""
+    mid = (y0 + y1) // 2
+    upper, lower = _cell_colour(images, box, y0, mid), _cell_colour(images, box, mid, y1)
+    return float(np.linalg.norm(upper - lower)) <= JOIN_DELTA_E / 2
+
+
 def _cut_between(steps: list[float], j: int, bottom: bool) -> bool:
     """Cells j - 1 and j of a run (`steps`: colour steps from cell to cell, 0 at the ends)
     are two colours: a step over `JOIN_DELTA_E` (twice that at a tube's `bottom` cell),
@@ -4326,7 +4335,8 @@ def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> 
     twice that beside the tube's bottom cell, which a round bottom shades) and the cells
     beside them each side are one colour: on a small JPEG two near colours (a blue on a
     purple) blur their boundary under the jump that cuts runs, but each cell's centre keeps
-    its own colour. Steps in a row are a gradient (a photo behind glass taken for liquid)."""
+    its own colour. Steps in a row are a gradient (a photo behind glass taken for liquid),
+    and a run whose cells are not each one colour is left whole (see `_one_colour`)."""
     bottom = box[1] + box[3] - offset
     out, below = [], 0
     for s in segs:
@@ -4339,6 +4349,10 @@ def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> 
             for k in range(below, below + s.units)
         ]
         colours = [_cell_colour(images, box, y0, y1) for y0, y1 in rows]
+        if not all(_one_colour(images, box, y0, y1) for y0, y1 in rows):
+            out.append(s)  # cells astride a boundary: the grid is not the drawn one
+            below += s.units
+            continue
         steps = [0.0, *(float(np.linalg.norm(b - a)) for a, b in pairwise(colours)), 0.0]
         start = 0  # steps[j]: from cell j - 1 to cell j (none beyond the run's ends)
         for j in range(1, s.units + 1):
