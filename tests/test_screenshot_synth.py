@@ -380,7 +380,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (10764, "a round bottom's outline, broken by JPEG, taken for a '?' on grey, silently"),
         (11364, "a glint down a grey unit, off the tube's middle, taken for a '?' mark"),
         (11756, "the inner edge of a round bottom's outline taken for a '?' on a grey unit"),
-        (10935, "a blue on a purple, their boundary blurred, read as 2 purple, silently"),
         (11600, "a grey under a light olive, their boundary lost, read as 2 units of olive"),
         (11557, "'?' marks in rings, whose lower arcs look like a round bottom's outline"),
         (11564, "a JPEG speck on a small liquid unit taken for a bold '?' against its fill"),
