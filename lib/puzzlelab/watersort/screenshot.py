@@ -33,7 +33,12 @@ General image analysis, no game's pixel coordinates or colours:
    whole reading that keeps the counts with every boundary on its grid is taken, one
    leaving a headroom games draw first: `_hypotheses`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
-   on the unit grid when a grey liquid of the same fill rests on it;
+   on the unit grid when a grey liquid of the same fill rests on it; a mark is looked for
+   against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
+   after a round bottom's outline is taken out of the window (an arm coming in from the
+   sides lower down; a ring round a '?' and its hook stay), and a narrow streak off the
+   tube's middle is a glint; a liquid run whose unit cells are each one colour but differ
+   from cell to cell is cut between them (`_split_mixed`: two near colours blurred together);
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
