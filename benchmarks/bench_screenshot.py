@@ -83,6 +83,15 @@ PREVIOUS = (
 # silent 7 (12 before), 2 refusals (as before); older tuning seeds (0-99, 1000-2199,
 # 3000-3399): 1,545 of 1,700 both before and after, silent 8 (9 before); never looked at,
 # 3400-3599: 179 of 200 exact (89.5 %; 176 before), silent 1 (2 before), 1 refusal (as before).
+# 2026-11-28 late morning, after bold '?' marks, round-bottom outlines and glints, runs cut
+# between cells of two colours, runs of three units, rows seen by their liquid floors and
+# tops of the glass's colour: 0.24 s mean, 0.46 s worst CPU per screenshot (the previous
+# reader run in turn with it: 0.23 / 0.46 s); synthetic: 97 % of notebook 07's 60 seeds
+# (none silent), mean CPU per board 1.00-1.11x the previous reader's (from the sweeps, not
+# side by side); fresh pool the misses were looked for on (11000-11999): 913 of 1,000 exact
+# (889 before), silent 4 (16 before), no refusal (2 before); core tuning seeds 1000-1599:
+# 570 of 600 (567 before), none silent; never looked at, 3600-3799: 181 of 200 exact
+# (90.5 %) before and after, silent 2 (as before).
 
 
 def _decode_and_scale(path) -> None:
