@@ -511,6 +511,17 @@ def _reading(tubes: list, capacity: int, problems: list[str]) -> Reading:
     )
 
 
+def _read_on(tubes: list, capacity: int, seen: list, problems: list | None = None):
+    """A stand-in for `_read_slots` that reads `tubes` at `capacity` (with `problems`)
+    whatever the grid, and notes in `seen` the grid it was asked for."""
+
+    def fake(*args) -> Reading:
+        seen.append(args[-1])
+        return _reading(tubes, capacity, problems or [])
+
+    return fake
+
+
 def test_all_even_runs_are_read_on_twice_the_unit(monkeypatch):
     """Every run two units of six: the reading on units twice as tall (capacity 3) keeps the
     game's invariant, so it is taken, its doubt kept. When that grid breaks the invariant,
@@ -521,28 +532,21 @@ def test_all_even_runs_are_read_on_twice_the_unit(monkeypatch):
     coarse = [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"], []]
     seen: list = []
 
-    def read_on(tubes: list, capacity: int):
-        def fake(*args) -> Reading:
-            seen.append(args[-1])  # the grid asked for
-            return _reading(tubes, capacity, [])
-
-        return fake
-
     doubt = _even_runs([2] * 6, 6)
-    monkeypatch.setattr(screenshot, "_read_slots", read_on(coarse, 3))
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on(coarse, 3, seen))
     board = (None,) * 7
     got = _twice_unit(_reading(fine, 6, doubt), (12.0, 1.5), board, None)
     assert got.capacity == 3 and got.tubes == coarse and seen == [(24.0, 1.5)]
     assert not got.ok and "capacity 3 or 6" in got.problems[-1]
     broken = [["a", "b", "c"], ["c", "a", "a"], ["b", "c", "a"], []]
-    monkeypatch.setattr(screenshot, "_read_slots", read_on(broken, 3))
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on(broken, 3, seen))
     halved = _twice_unit(_reading(fine, 6, [doubt[0], "other"]), (12.0, 1.5), board, None)
     assert halved.tubes == coarse and halved.capacity == 3 and halved.unit_height == 20.0
     assert halved.problems[0] == "other" and "capacity 3 or 6" in halved.problems[1]
     odd = [["?", "a", "a", "b", "b", "c"], *fine[1:]]
     assert _twice_unit(_reading(odd, 6, doubt), (12.0, 1.5), board, None).capacity == 6
     four = [["a", "a", "b", "b"], ["b", "b", "a", "a"]]
-    monkeypatch.setattr(screenshot, "_read_slots", read_on([["a", "b"], ["b", "a"]], 2))
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on([["a", "b"], ["b", "a"]], 2, seen))
     assert (
         _twice_unit(_reading(four, 4, _even_runs([2] * 4, 4)), (9.0, 0.0), board, None).capacity
         == 4
@@ -671,20 +675,12 @@ def test_a_reading_off_its_grid_is_read_again_under_each_capacity(monkeypatch):
     first = _reading([["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"], []], 3, off)
     right = [["a", "b", "c", "d"], ["d", "c", "b", "a"], ["b", "a", "d", "c"], ["c", "d", "a", "b"]]
     seen: list = []
-
-    def read_on(tubes: list, capacity: int, problems: list):
-        def fake(*args) -> Reading:
-            seen.append(args[-1])  # the grid asked for
-            return _reading(tubes, capacity, problems)
-
-        return fake
-
-    monkeypatch.setattr(screenshot, "_read_slots", read_on(right + [[]], 4, []))
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on(right + [[]], 4, seen))
     first = dataclasses.replace(first, unit_height=30.0)  # its own capacity's grid
     got = _hypotheses(first, curve, (100.0, 5.0), (None,) * 7, None)
     assert got.capacity == 4 and got.ok and seen == [(20.0, 0.0)]
     even = _even_runs([2] * 3, 6)
-    monkeypatch.setattr(screenshot, "_read_slots", read_on(right + [[]], 4, even))
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on(right + [[]], 4, seen, even))
     assert _hypotheses(first, curve, (100.0, 5.0), (None,) * 7, None) is first
     seen.clear()
     on_grid = dataclasses.replace(first, problems=[])
@@ -707,20 +703,13 @@ def test_runs_all_multiples_of_three_are_read_on_three_times_the_unit(monkeypatc
     coarse = [list("abc"), list("cab"), list("bca"), []]
     seen: list = []
 
-    def read_on(tubes: list, capacity: int):
-        def fake(*args) -> Reading:
-            seen.append(args[-1])  # the grid asked for
-            return _reading(tubes, capacity, [])
-
-        return fake
-
     doubt = _even_runs([3] * 9, 9)
-    monkeypatch.setattr(screenshot, "_read_slots", read_on(coarse, 3))
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on(coarse, 3, seen))
     got = _twice_unit(_reading(fine, 9, doubt), (10.0, 1.5), (None,) * 7, None)
     assert got.capacity == 3 and got.tubes == coarse and seen == [(30.0, 1.5)]
     assert not got.ok and "capacity 3 or 9" in got.problems[-1]
     broken = [list("abc"), list("caa"), list("bca"), []]
-    monkeypatch.setattr(screenshot, "_read_slots", read_on(broken, 3))
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on(broken, 3, seen))
     cut = _twice_unit(_reading(fine, 9, doubt), (10.0, 1.5), (None,) * 7, None)
     assert cut.tubes == coarse and cut.capacity == 3 and cut.unit_height == 30.0
 

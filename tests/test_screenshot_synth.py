@@ -533,16 +533,22 @@ def test_glass_under_a_tall_liquid_is_offered_as_liquid():
     assert _afloat([segs[0], segs[3]], box) is None
 
 
-def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
-    """A run taken for glass right on a stack, on the unit grid, nearest a colour the
-    reading saw too rarely, is offered as that top unit; not when its colour is complete or
-    it is the glass's very colour."""
+def _blue_short_board() -> tuple:
+    """Two tubes of 5 rows a unit (box 20 x 100): red and blue, and red alone; blue seen
+    once of capacity 2. Returns box, red, blue, the runs per tube and the reading's tubes."""
     box, red, blue = (0, 0, 20, 100), np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
     per_tube = [
         [_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)],
         [_Segment(80, 100, red, units=1)],
     ]
-    out = ([["red", "blue"], ["red"]], None, 2)
+    return box, red, blue, per_tube, ([["red", "blue"], ["red"]], None, 2)
+
+
+def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
+    """A run taken for glass right on a stack, on the unit grid, nearest a colour the
+    reading saw too rarely, is offered as that top unit; not when its colour is complete or
+    it is the glass's very colour."""
+    box, red, blue, per_tube, out = _blue_short_board()
     run = _Segment(60, 80, blue + 3, "empty", glass=20)
     fuller, added = _completed(per_tube, {1: run}, out, [box, box], (20.0, 0.0))
     assert added == [1] and fuller[1][-1].kind == "liquid" and fuller[1][-1].units == 1
@@ -557,12 +563,7 @@ def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lack
     glass reaches from the rim to a stack one unit short, and blue was seen too rarely. The
     unit right on the stack is offered; not when the run is only that unit's height, nor
     when the stack is two units short (how many the run holds is unknown)."""
-    box, red, blue = (0, 0, 20, 100), np.array([50.0, 60, 40]), np.array([40.0, 10, -50])
-    per_tube = [
-        [_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)],
-        [_Segment(80, 100, red, units=1)],
-    ]
-    out = ([["red", "blue"], ["red"]], None, 2)
+    box, red, blue, per_tube, out = _blue_short_board()
     run = _Segment(25, 80, blue + 2, "empty", glass=1)
     fuller, added = _completed(per_tube, {1: run}, out, [box, box], (20.0, 0.0))
     assert added == [1] and (fuller[1][-1].y0, fuller[1][-1].y1, fuller[1][-1].units) == (60, 80, 1)
