@@ -387,7 +387,7 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     x, y, w, h = row[0][0]
     pitch, most = _pitch_hint(rows), len(row) + 1
     step = max(1, h // 24)
-    clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
+    clear = _tops_clear(lab, y, h, step)
     found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
     best: list[tuple] = []
     for n in range(most, 1, -1):
@@ -399,6 +399,11 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
             best = _row_at(lab, clear[(a + b - 1) // 2], (w, h), pitch, n)
             break
     return sorted([row, best], key=lambda r: r[0][0][1]) if best else rows
+
+
+def _tops_clear(lab: np.ndarray, y: int, h: int, step: int) -> list[int]:
+    """Tops, `step` rows apart, of boxes `h` tall in the picture clear of a row at `y`."""
+    return [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
 
 
 def _row_at(
@@ -1538,7 +1543,7 @@ def _floor_retry(rows: list, images: tuple, params: ReaderParams, reading: Readi
     if not boards:
         return reading
     if _sound(reading):
-        return replace(reading, problems=reading.problems + [FLOOR_ROW])
+        return _vouched_floor(reading)
     for board in boards:
         try:
             alt = _read_rows(board, images, params)
@@ -1563,7 +1568,7 @@ def _floor_rows(rows: list, lab: np.ndarray) -> list[list[list[tuple]]]:
     row = rows[0]
     _, y, w, h = row[0][0]
     pitch, step = _pitch_hint(rows), max(1, h // 24)
-    clear = [t for t in range(0, lab.shape[0] - h, step) if t >= y + 1.1 * h or t <= y - 1.1 * h]
+    clear = _tops_clear(lab, y, h, step)
     boards = []
     for n in range(max(2, len(row) - 1), len(row) + 2):
         xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
@@ -3509,8 +3514,8 @@ def _under_headroom(
                 break
             if not _bottom_edge(s, box):
                 top.append(s)
-        prof = _profile(flat, box)
-        if len(top) == 1 and (top[0].glass >= SURE_GLASS or _varies(prof, top[0], box)):
+        prof = _profile(flat, box) if len(top) == 1 else None
+        if prof is not None and (top[0].glass >= SURE_GLASS or _varies(prof, top[0], box)):
             top = _split_glass(top[0], prof, box, glass, jump, min_len)
         if len(top) < 2:
             continue
