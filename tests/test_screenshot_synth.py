@@ -1207,7 +1207,7 @@ def test_a_bold_mark_the_flattening_kept_is_seen_against_the_fill():
     speck[16:21, 19:21, 0] = 6.0  # a JPEG speck: 5 of the window's 24 rows
     assert not _is_glyph((speck, speck.copy()), box, run)
     band = np.full((40, 40, 3), 46.0)
-    band[30:40, :, 0] = 80.0  # the run below, taken in past a misplaced boundary
+    band[24:40, :, 0] = 80.0  # the run below, taken in past a misplaced boundary
     assert not _is_glyph((band, band.copy()), box, run)
 
 
