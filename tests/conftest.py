@@ -4,7 +4,8 @@ profiles and the markers.
 
 Markers (pyproject.toml): ``notebook`` (runs a notebook: nbval items are marked here),
 ``browser`` (JupyterLab in Chromium), ``slow`` (a long test). `make test-fast` skips all three
-and loads the ``fast`` hypothesis profile; `make test` runs everything with ``ci``.
+and loads the ``fast`` hypothesis profile (random); `make test` runs everything with ``ci``
+(derandomised: the same examples every run).
 Choose a profile with PUZZLELAB_HYPOTHESIS=ci|fast.
 """
 
@@ -25,18 +26,20 @@ from puzzlelab.paths import root, shared_dir
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 # One set of hypothesis settings for the whole suite. Tests ask for more or fewer examples
-# with `examples(n)`, which the fast profile scales down.
+# with `examples(n)`, which the fast profile scales down. `ci` is derandomised: every run of
+# `make test` tries the same examples, so a red run is a real failure anyone can replay, not
+# a draw that passes on the next try. `fast` stays random and keeps hypothesis' example
+# database, so working sessions go on exploring and replay what they found.
+QUIET = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture]
 settings.register_profile(
     "ci",
     deadline=None,
     max_examples=100,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.filter_too_much,
-        HealthCheck.function_scoped_fixture,
-    ],
+    derandomize=True,
+    database=None,
+    suppress_health_check=QUIET,
 )
-settings.register_profile("fast", settings.get_profile("ci"), max_examples=20)
+settings.register_profile("fast", deadline=None, max_examples=20, suppress_health_check=QUIET)
 PROFILE = os.environ.get("PUZZLELAB_HYPOTHESIS", "ci")
 settings.load_profile(PROFILE)
 
