@@ -1703,7 +1703,7 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
     scale = img.shape[0] / rgb.shape[0]
     bg = _background(lab, rows)
     gaps: list[tuple[int, int]] = []
-    filled = _assemble(rows, lab, side, gaps)
+    filled, holes = _plug_holes(_assemble(rows, lab, side, gaps), gaps)
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
@@ -1712,15 +1712,46 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
     found = {b for row in rows for b, _ in row}
     ghosts = _ghosts(lab, side, filled, found, reading.tubes)
     kept = _centring(filled, ghosts, lab.shape[1])
-    ghosts -= kept
+    holes |= _between(filled, ghosts - kept)
+    ghosts -= kept | holes
     if not ghosts:
-        return _unseen(reading, slots, kept)
+        return _unseen(reading, slots, kept, holes)
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
     gaps += [(r, round(x / scale)) for r, x in _holes(filled, ghosts)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
-    return _unseen(reading, slots, kept)
+    return _unseen(reading, slots, kept, holes)
+
+
+def _plug_holes(rows: list, gaps: list) -> tuple[list, set]:
+    """`rows` of (box, doubtful) slots with a doubtful slot of the row's size at each of
+    `gaps` (row, x) that lies between two of its row's slots, those gaps taken out of
+    `gaps`; and the set of slots so added. Games leave no hole in a row: a slot at the
+    row's pitch between two tubes that shows nothing is an empty tube whose glass is lost
+    in the picture (an empty tube changes no colour count, so nothing else can tell)."""
+    out, plugged, rest = [list(row) for row in rows], set(), []
+    for r, x in gaps:
+        row = out[r] if 0 <= r < len(out) else []
+        xs = [b[0] for b, _ in row]
+        if not xs or not min(xs) < x < max(xs) or x in xs:
+            rest.append((r, x))
+            continue
+        _, y, w, h = row[0][0]
+        plugged.add((x, y, w, h))
+        out[r] = sorted(row + [((x, y, w, h), True)], key=lambda s: s[0][0])
+    gaps[:] = rest
+    return out, plugged
+
+
+def _between(rows: list, ghosts: set) -> set:
+    """The `ghosts` that stand between two slots of their row that are no ghosts: holes
+    (see `_plug_holes`), kept as empty tubes, not dropped."""
+    out = set()
+    for row in rows:
+        xs = [b[0] for b, _ in row if b not in ghosts]
+        out |= {b for b, _ in row if b in ghosts and xs and min(xs) < b[0] < max(xs)}
+    return out
 
 
 def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: list) -> set:
@@ -1764,16 +1795,22 @@ def _centring(rows: list, ghosts: set, width: int) -> set:
     return keep
 
 
-def _unseen(reading: Reading, slots: list, kept: set) -> Reading:
+def _unseen(
+    reading: Reading, slots: list, kept: set, holes: frozenset | set = frozenset()
+) -> Reading:
     """`reading` with a doubt on each slot kept only because it centres its row (see
-    `_centring`): no tube was seen there, so the empty tube is inferred, not read (boxes
-    placed off their tubes leave a real tube's liquid outside its slot)."""
-    ks = [k for k, (box, _) in enumerate(slots) if box in kept]
+    `_centring`) or fills a hole in it (see `_plug_holes`): no tube was seen there, so the
+    tube is inferred, not read (boxes placed off their tubes leave a real tube's liquid
+    outside its slot, and a row spaced at a wrong pitch has holes that are no tubes)."""
+    why = {"as empty as it centres its row": kept, "as it fills a hole in its row": holes}
+    texts, ks = [], []
+    for k, (box, _) in enumerate(slots):
+        for reason, boxes in why.items():
+            if box in boxes:
+                texts.append(f"tube {k}: no tube seen there, kept {reason}: check it")
+                ks.append(k)
     if not ks:
         return reading
-    texts = [
-        f"tube {k}: no tube seen there, kept as empty as it centres its row: check it" for k in ks
-    ]
     doubtful = sorted(set(reading.doubtful) | set(ks))
     return replace(reading, problems=reading.problems + texts, doubtful=doubtful)
 
