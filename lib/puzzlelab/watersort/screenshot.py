@@ -2165,6 +2165,13 @@ def _read_slots(
     all_boxes = [box for box, _ in slots]
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
+    lidded = _covers_from_top(per_tube, [b for b, _ in slots], out[0], out[2], (unit, offset))
+    if lidded:  # a cover whose icon was missed: it hides the tube from its top
+        for k in lidded:
+            per_tube[k] = None
+        covered_idx = [k for k, t in enumerate(per_tube) if t is None]
+        out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
+        unsure = sorted(set(unsure) | set(lidded))
     if (self_check(out[0], out[2]) or _hidden_tops(out[0])) and not grid:  # marks missed?
         for unmarked in _unmarked(per_tube, marks.get("fill"), bool(covered_idx)):
             alt = _choose(unmarked, geo, covered_idx, params, rims, rimmed)
@@ -2569,6 +2576,34 @@ def _complete_among_covers(tubes: list, capacity: int) -> list[int]:
         for k, t in enumerate(tubes)
         if t and len(t) == capacity and len(set(t)) == 1 and t[0] != HIDDEN
     ]
+
+
+# of a full tube's headroom (the board's box height less its units and bottom): a colour
+# starting above this share of it, from the box's top, starts where no liquid can (half
+# way between a cover's top and a full tube's surface); a headroom under COVER_HEADROOM
+# units leaves the two too close to tell
+COVER_REACH = 0.5
+COVER_HEADROOM = 0.25
+
+
+def _covers_from_top(
+    per_tube: list, boxes: list, tubes: list, capacity: int, grid: tuple
+) -> list[int]:
+    """Tubes read full of one colour on a board with covers (see `_complete_among_covers`)
+    whose colour starts at the box's top, above `COVER_REACH` of the headroom a full tube
+    leaves: liquid fills a tube from its bottom, so a full tube shows its glass over the
+    top unit, while a cover hides the tube from its top. `grid` is (unit, offset)."""
+    unit, offset = grid
+    out = []
+    for k in _complete_among_covers(tubes, capacity):
+        segs, (_, y, _, h) = per_tube[k], boxes[k]
+        filled = [s for s in segs or [] if s.kind != "empty"]
+        headroom = h - offset - capacity * unit
+        if not filled or headroom < COVER_HEADROOM * unit:
+            continue
+        if min(s.y0 for s in filled) - y < COVER_REACH * headroom:
+            out.append(k)
+    return out
 
 
 def _hidden_tops(tubes: list) -> list[int]:
