@@ -14,7 +14,10 @@ General image analysis, no game's pixel coordinates or colours:
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
    background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
-   glass too faint to see shows its lowest unit); one row whose reading breaks the
+   glass too faint to see shows its lowest unit), and a slot between two tubes that shows
+   nothing is kept as an empty tube, doubted (`_plug_holes`); of two overlapping outlines
+   in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
+   a ring of the picture beside a tube); one row whose reading breaks the
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
@@ -24,7 +27,9 @@ General image analysis, no game's pixel coordinates or colours:
    empty glass are empty space: the glass is sampled under the rims and, where the background
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
-   a run that shows a mark far from the glass is no glass drifting with the picture;
+   a run that shows a mark far from the glass is no glass drifting with the picture; on a
+   board with covers, a tube full of one colour from its box's top, over the headroom a
+   full tube shows as glass, is a cover whose icon was missed (`_covers_from_top`);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
