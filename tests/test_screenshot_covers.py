@@ -9,6 +9,7 @@ from puzzlelab.watersort.screenshot import (
     DEFAULT_PARAMS,
     _cover_body,
     _cover_span,
+    _covers_from_top,
     _fine,
     _Glass,
     _headroom_dropped,
@@ -214,3 +215,34 @@ def test_a_slot_reaching_below_its_rows_floor_shows_no_liquid_afloat():
     slots = [(found, False), (added, True)]
     unsure = _read_missed((lab, lab), slots, per_tube, glass, 40.0, 0.0, 4, DEFAULT_PARAMS, {}, [2])
     assert unsure == [] and [s.units for s in per_tube[1]] == [1]
+
+
+def test_a_full_tube_coloured_from_its_top_is_a_cover():
+    """Boxes 160 tall holding 3 units of 40 (a headroom of 40 over them): on a board with a
+    covered tube, a tube full of one colour from its box's top is a cover (liquid fills from
+    the bottom, so a full tube shows its glass over the top unit); one whose colour starts
+    at the headroom's foot is a full tube; with a headroom of 8 the two are too close to
+    tell, and with no covered tube on the board nothing is judged."""
+    boxes = [(20 + 60 * k, 20, 40, 160) for k in range(3)]
+    blue = np.array([40.0, 10.0, -50.0])
+
+    def run(y0: int) -> list[_Segment]:
+        return [_Segment(y0, 180, blue, units=3)]
+
+    glass = _Segment(20, 60, np.array([80.0, 0, 0]), kind="empty")
+    per_tube = [run(20), [glass] + run(60), None]
+    tubes = [["b"] * 3, ["c"] * 3, None]
+    assert _covers_from_top(per_tube, boxes, tubes, 3, (40.0, 0.0)) == [0]
+    assert _covers_from_top(per_tube, boxes, tubes, 3, (50.67, 0.0)) == []  # headroom 8
+    assert _covers_from_top(per_tube[:2], boxes[:2], tubes[:2], 3, (40.0, 0.0)) == []
+
+
+def test_a_cover_whose_icon_is_lost_in_its_colour_is_read_as_covered():
+    """Seed 12037: a grey curtain whose grey knob barely shows was read as a tube full of
+    grey; its grey starts at the box's top, over the headroom, so it is a cover (doubted:
+    no icon was seen)."""
+    board = synth_board(12037)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] == "exact"
+    reading = read_screenshot(board.image)
+    assert reading.tubes[3] is None and not reading.ok

@@ -9,6 +9,7 @@ import pytest
 
 from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
+    _between,
     _centre,
     _common_step,
     _even,
@@ -16,11 +17,14 @@ from puzzlelab.watersort.screenshot import (
     _holes,
     _icon,
     _inner_walls,
+    _lattice_offset,
     _liquid_floor,
     _merge_same,
     _more_rows,
+    _off_pitch_dropped,
     _pitch,
     _pitch_hint,
+    _plug_holes,
     _profile,
     _segments,
     _shared,
@@ -29,6 +33,7 @@ from puzzlelab.watersort.screenshot import (
     _stacked,
     _tinted,
     find_tubes,
+    read_screenshot,
 )
 from puzzlelab.watersort.synth import synth_board
 
@@ -441,3 +446,66 @@ def test_an_added_slot_of_glass_tinting_a_flat_background_faintly_is_no_ghost():
     found = {boxes[0], boxes[2]}
     assert _ghosts(_lab_board([boxes[1]], tint=1.5), side, rows, found, [[], [], []]) == set()
     assert _ghosts(_lab_board([]), side, rows, found, [[], [], []]) == {boxes[1]}
+
+
+def test_a_gap_between_two_tubes_of_a_row_is_plugged_with_a_slot():
+    """Games leave no hole in a row: a gap between two slots of its row becomes a doubtful
+    slot of the row's size (taken out of the gaps); a gap beyond the row's ends (the centring's
+    next slot) or in no row stays a gap."""
+    w, h = 40, 180
+    row = [((x, 100, w, h), False) for x in (40, 120, 280)]
+    other = [((x, 400, w, h), False) for x in (40, 120)]
+    gaps = [(0, 200), (0, 360), (1, 200), (5, 10)]
+    rows, plugged = _plug_holes([row, other], gaps)
+    assert plugged == {(200, 100, w, h)} and gaps == [(0, 360), (1, 200), (5, 10)]
+    assert [b[0] for b, _ in rows[0]] == [40, 120, 200, 280] and rows[0][2][1] is True
+    assert rows[1] == other
+
+
+def test_a_ghost_between_two_tubes_is_kept_not_dropped():
+    """A slot read empty with no tube seen (a ghost) between two tubes of its row is a hole
+    kept as an empty tube; a ghost at the row's end is not, nor one between ghosts only."""
+    w, h = 40, 180
+    row = [((x, 100, w, h), False) for x in (40, 120, 200, 280)]
+    assert _between([row], {row[1][0], row[3][0]}) == {row[1][0]}
+    assert _between([row], {row[0][0]}) == set()
+
+
+@pytest.mark.parametrize("seed", [12136, 12015])
+def test_an_empty_tube_of_invisible_glass_in_a_row_is_read(seed):
+    """Seeds 12136 (a thin outline lost in JPEG) and 12015 (glass over a photo that changes
+    across it): the empty tube between two tubes shows no walls nor tint, and was a gap;
+    the row's pitch puts a tube there, read empty, with a doubt naming it."""
+    board = synth_board(seed)
+    reading = read_screenshot(board.image)
+    assert reading.layout == board.layout and not reading.ok
+    holes = [k for k, p in enumerate(reading.problems) if "fills a hole in its row" in p]
+    assert len(holes) == 1 and [len(t or []) for t in reading.tubes] == [
+        len(t or []) for t in board.tubes
+    ]
+
+
+def test_an_overlapping_outline_off_the_rows_pitch_is_dropped():
+    """A row at pitch 74 with a ring's outline 24 pixels right of one tube (overlapping it):
+    the ring stands 0.3 pitch off the other boxes' lattice, the tube on it, so the ring goes.
+    Two overlapping boxes both near the lattice, or a row too short to show one, stay."""
+    w, h = 40, 150
+    xs = [48, 110, 134, 187, 261, 332, 410, 483]
+    row = [((x, 296, w, h), x != 187) for x in xs]
+    assert [b[0] for b, _ in _off_pitch_dropped(row)] == [48, 110, 187, 261, 332, 410, 483]
+    assert _lattice_offset([187, 261, 335, 409], 134) > 0.2
+    assert _lattice_offset([187, 261, 335, 409], 113) < 0.05
+    close = [((x, 296, w, h), False) for x in (40, 114, 140, 188, 262)]  # 140: off the lattice
+    assert len(_off_pitch_dropped(close)) == len(close) - 1
+    both = [((x, 296, w, h), False) for x in (40, 114, 120, 188, 262)]  # 6 px apart
+    assert _off_pitch_dropped(both) == both
+    short = [((x, 296, w, h), False) for x in (40, 60, 114)]
+    assert _off_pitch_dropped(short) == short
+
+
+def test_a_ring_beside_a_thick_outlined_tube_is_no_tube():
+    """Seed 12642: a bubble's ring beside a tube was outlined as a tube overlapping it; off
+    the row's pitch it is dropped, and the row of seven reads exactly, with no doubt."""
+    board = synth_board(12642)
+    reading = read_screenshot(board.image)
+    assert reading.layout == board.layout == [7] and reading.ok

@@ -396,6 +396,12 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11467, "a top unit near the glass, its edge blurred, merged into the headroom: silent"),
         (11272, "two top units of clear glass's colour merged into the headroom, in added slots"),
         (11606, "a top unit of the glass's colour merged into the headroom: a colour seen 4 of 5"),
+        (12136, "an empty tube's thin outline lost in JPEG between two tubes: read as a gap"),
+        (12755, "an empty tube over a photo in a second row's middle: a row of 6 for 7"),
+        (12642, "a bubble's ring outlined beside a tube, overlapping it: a row of 8 for 7"),
+        (12855, "a photo's ring outlined beside a tube: 8 over 6 for 7 over 6"),
+        (12037, "a grey curtain whose knob barely shows, read as a tube full of grey"),
+        (12350, "two curtains with their knobs missed, read as full tubes of one colour"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

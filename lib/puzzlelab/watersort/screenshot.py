@@ -14,7 +14,10 @@ General image analysis, no game's pixel coordinates or colours:
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
    background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
-   glass too faint to see shows its lowest unit); one row whose reading breaks the
+   glass too faint to see shows its lowest unit), and a slot between two tubes that shows
+   nothing is kept as an empty tube, doubted (`_plug_holes`); of two overlapping outlines
+   in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
+   a ring of the picture beside a tube); one row whose reading breaks the
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
@@ -24,7 +27,9 @@ General image analysis, no game's pixel coordinates or colours:
    empty glass are empty space: the glass is sampled under the rims and, where the background
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
-   a run that shows a mark far from the glass is no glass drifting with the picture;
+   a run that shows a mark far from the glass is no glass drifting with the picture; on a
+   board with covers, a tube full of one colour from its box's top, over the headroom a
+   full tube shows as glass, is a cover whose icon was missed (`_covers_from_top`);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
@@ -571,7 +576,54 @@ def _outline_rows(shapes: list[tuple]) -> list[list[tuple[tuple[int, int, int, i
         else:
             rows.append([b])
     rows = sorted(rows, key=lambda r: np.median([b[1] for b in r]))
-    return [_align(sorted(r), shapes) for r in rows]
+    return [_off_pitch_dropped(_align(sorted(r), shapes)) for r in rows]
+
+
+# of the pitch: a box of two overlapping ones stands on its row's lattice when within NEAR of
+# a lattice place (a snapped odd box sits up to a tenth off), and off it when FAR or more
+# from every place (a detail beside a tube sits a quarter or more off; overlapping tubes
+# stand under half a width apart, so one of them is always off by a fifth of a pitch)
+ON_LATTICE_NEAR = 0.15
+ON_LATTICE_FAR = 0.2
+
+
+def _off_pitch_dropped(row: list[tuple]) -> list[tuple]:
+    """A row of (box, odd) outlines, left to right, without the box of each overlapping
+    neighbouring pair (more than `OVERLAP` of a width) that stands off the lattice the
+    row's other boxes are spaced on while the other stands on it (see `_lattice_offset`):
+    games never draw one tube over another, so the outline off the tubes' one pitch is a
+    detail of the picture (a ring of a photo, a bubble) drawn beside a tube. A pair neither
+    or both of which fit stays (the reading then doubts the overlap)."""
+    k = 0
+    while k + 1 < len(row):
+        (a, _), (b, _) = row[k], row[k + 1]
+        if a[0] + a[2] - b[0] <= OVERLAP * min(a[2], b[2]):
+            k += 1
+            continue
+        rest = [x for j, ((x, *_), _) in enumerate(row) if j not in (k, k + 1)]
+        offs = [_lattice_offset(rest, box[0]) for box in (a, b)]
+        near, far = min(offs), max(offs)
+        if near > ON_LATTICE_NEAR or far < ON_LATTICE_FAR:
+            k += 1
+            continue
+        row = row[:k] + row[k + 1 :] if offs[0] == far else row[: k + 1] + row[k + 2 :]
+    return row
+
+
+def _lattice_offset(xs: list[int], x: int) -> float:
+    """How far (in pitches, 0 to 0.5) column `x` stands from the nearest place of the lattice
+    the columns `xs` are spaced on (their common step, see `_common_step`, and the phase
+    that fits them best); 0.5 (no place) when `xs` has no common step of two or more."""
+    if len(xs) < 3:
+        return 0.5
+    xs = sorted(xs)
+    pitch = _common_step(np.diff(xs).astype(float))
+    if pitch <= 0:
+        return 0.5
+    n = np.round((np.array(xs) - xs[0]) / pitch)
+    x0 = float(np.mean(np.array(xs) - n * pitch))
+    r = (x - x0) / pitch
+    return float(abs(r - round(r)))
 
 
 def _under_cover(b: tuple, row: list[tuple], shapes: list[tuple]) -> bool:
@@ -1703,7 +1755,7 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
     scale = img.shape[0] / rgb.shape[0]
     bg = _background(lab, rows)
     gaps: list[tuple[int, int]] = []
-    filled = _assemble(rows, lab, side, gaps)
+    filled, holes = _plug_holes(_assemble(rows, lab, side, gaps), gaps)
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     gaps = [(r, round(x / scale)) for r, x in gaps]
@@ -1712,15 +1764,46 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
     found = {b for row in rows for b, _ in row}
     ghosts = _ghosts(lab, side, filled, found, reading.tubes)
     kept = _centring(filled, ghosts, lab.shape[1])
-    ghosts -= kept
+    holes |= _between(filled, ghosts - kept)
+    ghosts -= kept | holes
     if not ghosts:
-        return _unseen(reading, slots, kept)
+        return _unseen(reading, slots, kept, holes)
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
     gaps += [(r, round(x / scale)) for r, x in _holes(filled, ghosts)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
-    return _unseen(reading, slots, kept)
+    return _unseen(reading, slots, kept, holes)
+
+
+def _plug_holes(rows: list, gaps: list) -> tuple[list, set]:
+    """`rows` of (box, doubtful) slots with a doubtful slot of the row's size at each of
+    `gaps` (row, x) that lies between two of its row's slots, those gaps taken out of
+    `gaps`; and the set of slots so added. Games leave no hole in a row: a slot at the
+    row's pitch between two tubes that shows nothing is an empty tube whose glass is lost
+    in the picture (an empty tube changes no colour count, so nothing else can tell)."""
+    out, plugged, rest = [list(row) for row in rows], set(), []
+    for r, x in gaps:
+        row = out[r] if 0 <= r < len(out) else []
+        xs = [b[0] for b, _ in row]
+        if not xs or not min(xs) < x < max(xs) or x in xs:
+            rest.append((r, x))
+            continue
+        _, y, w, h = row[0][0]
+        plugged.add((x, y, w, h))
+        out[r] = sorted(row + [((x, y, w, h), True)], key=lambda s: s[0][0])
+    gaps[:] = rest
+    return out, plugged
+
+
+def _between(rows: list, ghosts: set) -> set:
+    """The `ghosts` that stand between two slots of their row that are no ghosts: holes
+    (see `_plug_holes`), kept as empty tubes, not dropped."""
+    out = set()
+    for row in rows:
+        xs = [b[0] for b, _ in row if b not in ghosts]
+        out |= {b for b, _ in row if b in ghosts and xs and min(xs) < b[0] < max(xs)}
+    return out
 
 
 def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: list) -> set:
@@ -1764,16 +1847,22 @@ def _centring(rows: list, ghosts: set, width: int) -> set:
     return keep
 
 
-def _unseen(reading: Reading, slots: list, kept: set) -> Reading:
+def _unseen(
+    reading: Reading, slots: list, kept: set, holes: frozenset | set = frozenset()
+) -> Reading:
     """`reading` with a doubt on each slot kept only because it centres its row (see
-    `_centring`): no tube was seen there, so the empty tube is inferred, not read (boxes
-    placed off their tubes leave a real tube's liquid outside its slot)."""
-    ks = [k for k, (box, _) in enumerate(slots) if box in kept]
+    `_centring`) or fills a hole in it (see `_plug_holes`): no tube was seen there, so the
+    tube is inferred, not read (boxes placed off their tubes leave a real tube's liquid
+    outside its slot, and a row spaced at a wrong pitch has holes that are no tubes)."""
+    why = {"as empty as it centres its row": kept, "as it fills a hole in its row": holes}
+    texts, ks = [], []
+    for k, (box, _) in enumerate(slots):
+        for reason, boxes in why.items():
+            if box in boxes:
+                texts.append(f"tube {k}: no tube seen there, kept {reason}: check it")
+                ks.append(k)
     if not ks:
         return reading
-    texts = [
-        f"tube {k}: no tube seen there, kept as empty as it centres its row: check it" for k in ks
-    ]
     doubtful = sorted(set(reading.doubtful) | set(ks))
     return replace(reading, problems=reading.problems + texts, doubtful=doubtful)
 
@@ -2081,6 +2170,13 @@ def _read_slots(
     all_boxes = [box for box, _ in slots]
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
+    lidded = _covers_from_top(per_tube, [b for b, _ in slots], out[0], out[2], (unit, offset))
+    if lidded:  # a cover whose icon was missed: it hides the tube from its top
+        for k in lidded:
+            per_tube[k] = None
+        covered_idx = [k for k, t in enumerate(per_tube) if t is None]
+        out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
+        unsure = sorted(set(unsure) | set(lidded))
     if (self_check(out[0], out[2]) or _hidden_tops(out[0])) and not grid:  # marks missed?
         for unmarked in _unmarked(per_tube, marks.get("fill"), bool(covered_idx)):
             alt = _choose(unmarked, geo, covered_idx, params, rims, rimmed)
@@ -2485,6 +2581,34 @@ def _complete_among_covers(tubes: list, capacity: int) -> list[int]:
         for k, t in enumerate(tubes)
         if t and len(t) == capacity and len(set(t)) == 1 and t[0] != HIDDEN
     ]
+
+
+# of a full tube's headroom (the board's box height less its units and bottom): a colour
+# starting above this share of it, from the box's top, starts where no liquid can (half
+# way between a cover's top and a full tube's surface); a headroom under COVER_HEADROOM
+# units leaves the two too close to tell
+COVER_REACH = 0.5
+COVER_HEADROOM = 0.25
+
+
+def _covers_from_top(
+    per_tube: list, boxes: list, tubes: list, capacity: int, grid: tuple
+) -> list[int]:
+    """Tubes read full of one colour on a board with covers (see `_complete_among_covers`)
+    whose colour starts at the box's top, above `COVER_REACH` of the headroom a full tube
+    leaves: liquid fills a tube from its bottom, so a full tube shows its glass over the
+    top unit, while a cover hides the tube from its top. `grid` is (unit, offset)."""
+    unit, offset = grid
+    out = []
+    for k in _complete_among_covers(tubes, capacity):
+        segs, (_, y, _, h) = per_tube[k], boxes[k]
+        filled = [s for s in segs or [] if s.kind != "empty"]
+        headroom = h - offset - capacity * unit
+        if not filled or headroom < COVER_HEADROOM * unit:
+            continue
+        if min(s.y0 for s in filled) - y < COVER_REACH * headroom:
+            out.append(k)
+    return out
 
 
 def _hidden_tops(tubes: list) -> list[int]:
