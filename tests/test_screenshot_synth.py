@@ -388,6 +388,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11757, "a photo's gradient behind glass cut into four liquids of its blues"),
         (12903, "ringed '?' marks, no one grey down the middle: bottom cells read as grey"),
         (12285, "ringed '?' cells' profile lighter than their fill: bottom '?' read as grey"),
+        (1339, "a grey liquid's bottom cell, an outline across it, 21 dE off the '?' grey"),
+        (1415, "a dark liquid's bottom cell, an outline across it, 24 dE off the '?' grey"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
         (11620, "a row of 3 under a row found with 2: read as the 2 gaps between, silently"),
         (10021, "a second row over a photo seen only by one liquid floor: 3 for 3, 2"),
@@ -1105,6 +1107,25 @@ def test_marked_cells_of_the_question_grey_at_a_tubes_bottom_are_hidden():
     red = np.array([50.0, 40.0, 20.0])
     above = [_Segment(90, 120, red, "liquid", 1), _Segment(30, 90, grey, "liquid", 2)]
     assert _marked_cells(images, box, above, 30.0, 0.0, grey) == above
+
+
+def test_a_bottom_cell_may_be_shaded_off_the_question_grey_a_little():
+    """A round bottom shades its cell: the bottom cell may be up to `BOTTOM_SHADE` times
+    `SAME_FILL` off the '?' cells' grey, a cell higher up only `SAME_FILL`; a grey farther
+    off is a liquid (an outline's stroke marks a grey liquid's bottom cell too)."""
+    grey = np.array([50.0, 0.0, 0.0])
+    for shade, cell, hidden in [(15.0, 0, 2), (15.0, 1, 1), (20.0, 0, 0)]:
+        images, box = _cells([True, True, False])  # rows 60-90 are the bottom cell
+        for im in images:
+            im[60 - 30 * cell : 90 - 30 * cell, :, 0] -= shade  # the mark stays 90
+        segs = [_Segment(0, 90, grey, "liquid", 3)]
+        if cell:  # a '?' run at the bottom, the shaded cell on it
+            segs = [
+                _Segment(60, 90, grey, "hidden", 1, glyphs=1),
+                _Segment(0, 60, grey, "liquid", 2),
+            ]
+        out = _marked_cells(images, box, segs, 30.0, 0.0, grey)
+        assert sum(s.units for s in out if s.kind == "hidden") == hidden, (shade, cell)
 
 
 def test_the_question_cells_plain_grey_is_found_between_a_rings_strokes():

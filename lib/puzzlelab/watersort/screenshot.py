@@ -4348,6 +4348,9 @@ def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: 
     return segs
 
 
+BOTTOM_SHADE = 1.5  # a round bottom shades its cell's grey by up to half of SAME_FILL more
+
+
 def _marked_cells(images, box: tuple, segs: list, unit: float, offset: float, plain) -> list:
     """A tube's runs (bottom first) with the cells of grey liquid runs in '?' cells' places
     (at the bottom, or on '?' runs only: games hide a tube's lower units) that show a mark
@@ -4370,7 +4373,7 @@ def _marked_cells(images, box: tuple, segs: list, unit: float, offset: float, pl
         n = 0
         while n < s.units:
             y0, y1 = round(bottom - (below + n + 1) * unit), round(bottom - (below + n) * unit)
-            near = SAME_FILL * (2 if below + n == 0 else 1)  # a round bottom shades its cell
+            near = SAME_FILL * (BOTTOM_SHADE if below + n == 0 else 1)
             colour = _cell_colour(images, box, y0, y1)
             if np.linalg.norm(colour - plain) >= near or not _cell_marked(images, box, y0, y1):
                 break
