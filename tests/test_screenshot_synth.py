@@ -37,12 +37,14 @@ from puzzlelab.watersort.screenshot import (
     _liquid_below,
     _liquid_floors,
     _mark_like,
+    _marked_cells,
     _missed_floors,
     _no_arcs,
     _one_grid,
     _outline_free,
     _over_glass,
     _pick_unit,
+    _plain_fill,
     _profile,
     _reclaimable,
     _rim_doubts,
@@ -384,6 +386,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11557, "'?' marks in rings, whose lower arcs look like a round bottom's outline"),
         (11564, "a JPEG speck on a small liquid unit taken for a bold '?' against its fill"),
         (11757, "a photo's gradient behind glass cut into four liquids of its blues"),
+        (12903, "ringed '?' marks, no one grey down the middle: bottom cells read as grey"),
+        (12285, "ringed '?' cells' profile lighter than their fill: bottom '?' read as grey"),
+        (1339, "a grey liquid's bottom cell, an outline across it, 21 dE off the '?' grey"),
+        (1415, "a dark liquid's bottom cell, an outline across it, 24 dE off the '?' grey"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
         (11620, "a row of 3 under a row found with 2: read as the 2 gaps between, silently"),
         (10021, "a second row over a photo seen only by one liquid floor: 3 for 3, 2"),
@@ -1085,6 +1091,60 @@ def test_a_marked_cell_in_a_dark_run_is_hidden_only_in_the_fill():
     assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
     out = _split_marked(images, box, [run], 30.0, 0.0, np.array([45.0, 0.0, 0.0]))
     assert [(s.kind, s.units) for s in out] == [("liquid", 2)]
+
+
+def test_marked_cells_of_the_question_grey_at_a_tubes_bottom_are_hidden():
+    """A grey liquid run in '?' cells' place (at the bottom, or on '?' runs only) is cut
+    cell by cell from the bottom: a cell with a mark on the '?' cells' plain grey is '?'. It
+    joins a '?' run over it; cells of another grey, unmarked ones and runs above a liquid
+    stay liquid."""
+    images, box = _cells([True, True, False, True])
+    grey = np.array([50.0, 0.0, 0.0])
+    segs = [_Segment(60, 120, grey, "liquid", 2), _Segment(0, 60, grey, "liquid", 2)]
+    out = _marked_cells(images, box, segs, 30.0, 0.0, grey)
+    assert [(s.kind, s.units) for s in out] == [("hidden", 2), ("liquid", 2)]
+    assert out[0].y0 == out[1].y1 == 60
+    assert _marked_cells(images, box, segs, 30.0, 0.0, grey + 20)[0].kind == "liquid"
+    images, box = _cells([True, True, True, False])
+    low = [_Segment(90, 120, grey, "liquid", 1), _Segment(30, 90, grey, "hidden", 2, glyphs=2)]
+    out = _marked_cells(images, box, [*low, _Segment(0, 30, grey, "liquid", 1)], 30.0, 0.0, grey)
+    got = [(s.kind, s.units, s.y0, s.y1, s.glyphs) for s in out]
+    assert got == [("hidden", 3, 30, 120, 3), ("liquid", 1, 0, 30, 0)]
+    red = np.array([50.0, 40.0, 20.0])
+    above = [_Segment(90, 120, red, "liquid", 1), _Segment(30, 90, grey, "liquid", 2)]
+    assert _marked_cells(images, box, above, 30.0, 0.0, grey) == above
+
+
+def test_a_bottom_cell_may_be_shaded_off_the_question_grey_a_little():
+    """A round bottom shades its cell: the bottom cell may be up to `BOTTOM_SHADE` times
+    `SAME_FILL` off the '?' cells' grey, a cell higher up only `SAME_FILL`; a grey farther
+    off is a liquid (an outline's stroke marks a grey liquid's bottom cell too)."""
+    grey = np.array([50.0, 0.0, 0.0])
+    for shade, cell, hidden in [(15.0, 0, 2), (15.0, 1, 1), (20.0, 0, 0)]:
+        images, box = _cells([True, True, False])  # rows 60-90 are the bottom cell
+        for im in images:
+            im[60 - 30 * cell : 90 - 30 * cell, :, 0] -= shade  # the mark stays 90
+        segs = [_Segment(0, 90, grey, "liquid", 3)]
+        if cell:  # a '?' run at the bottom, the shaded cell on it
+            segs = [
+                _Segment(60, 90, grey, "hidden", 1, glyphs=1),
+                _Segment(0, 60, grey, "liquid", 2),
+            ]
+        out = _marked_cells(images, box, segs, 30.0, 0.0, grey)
+        assert sum(s.units for s in out if s.kind == "hidden") == hidden, (shade, cell)
+
+
+def test_the_question_cells_plain_grey_is_found_between_a_rings_strokes():
+    """Rings round the marks leave no one grey down the tubes' middle (the runs' profile
+    greys alternate), but the fill between the strokes is one grey."""
+    images, box = _cells([True, True, True])
+    light, dark = np.array([75.0, 0.0, 0.0]), np.array([50.0, 0.0, 0.0])
+    runs = [_Segment(60, 90, light, "hidden"), _Segment(30, 60, dark, "hidden")]
+    runs.append(_Segment(0, 30, light, "hidden"))
+    assert _hidden_fill(runs) is None
+    assert np.allclose(_plain_fill(images, [(box, r) for r in runs]), dark)
+    red = [_Segment(0, 90, np.array([50.0, 40.0, 20.0]), "hidden")]
+    assert _plain_fill(images, [(box, r) for r in red]) is None  # symbols on colours
 
 
 def _faint_cells_tube(marked: list[bool], fill: float = 50.0, light: float = 28.0) -> tuple:

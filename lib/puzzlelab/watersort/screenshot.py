@@ -42,8 +42,12 @@ General image analysis, no game's pixel coordinates or colours:
    against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
    after a round bottom's outline is taken out of the window (an arm coming in from the
    sides lower down; a ring round a '?' and its hook stay), and a narrow streak off the
-   tube's middle is a glint; a liquid run whose unit cells are each one colour but differ
-   from cell to cell is cut between them (`_split_mixed`: two near colours blurred together);
+   tube's middle is a glint; grey liquid runs in '?' cells' places (a tube's bottom, or on
+   '?' runs) are looked at cell by cell for a mark on the cells' grey between its strokes
+   (`_marked_cells`, `_plain_fill`: a ring round the mark, cut by a round bottom or
+   lightening the middle's profile, leaves such a cell apart from its '?' run); a liquid
+   run whose unit cells are each one colour but differ from cell to cell is cut between
+   them (`_split_mixed`: two near colours blurred together);
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
@@ -3490,6 +3494,7 @@ def _segment_tubes(
         marked = [s for r in raw if r for s in r[2] if s.kind == "hidden"]
         marks["fill"] = _hidden_fill(marked)
         marks["symbols"] = any(not _neutral(s) for s in marked)
+        marks["plain"] = _plain_fill(images, [(r[1], s) for r in raw if r for s in r[2]])
     per_tube: list[list[_Segment] | None] = []
     for r in raw:
         if r is None:
@@ -3955,6 +3960,24 @@ def _hidden_fill(marked: list[_Segment]) -> np.ndarray | None:
     share = near @ rows
     best = int(np.argmax(share))
     if share[best] < 0.75 * rows.sum():
+        return None
+    return np.median(fills[near[best]], axis=0)
+
+
+def _plain_fill(images: tuple, runs: list) -> np.ndarray | None:
+    """The one grey of the marked grey runs' plain pixels (`runs`: (box, run) pairs), their
+    marks left out (see `_cell_colour`), or None when no grey holds three quarters of their
+    rows: where a ring or a big glyph leaves no one grey down the tube's middle
+    (`_hidden_fill` finds none), the fill between the strokes is still one grey."""
+    grey = [(box, s) for box, s in runs if s.kind == "hidden" and _neutral(s) and s.length > 2]
+    if not grey:
+        return None
+    fills = np.array([_cell_colour(images, box, s.y0, s.y1) for box, s in grey])
+    rows = np.array([s.length for _, s in grey], dtype=float)
+    near = np.linalg.norm(fills[:, None] - fills[None], axis=2) < SAME_FILL
+    share = near @ rows
+    best = int(np.argmax(share))
+    if share[best] < 0.75 * rows.sum() or not _grey(np.median(fills[near[best]], axis=0)):
         return None
     return np.median(fills[near[best]], axis=0)
 
@@ -4443,8 +4466,52 @@ def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: 
     _count_units(segs, box, unit, offset)
     segs = _split_mixed(images, box, segs, unit, offset)
     if segs and not marks.get("symbols"):
-        return _split_marked(images, box, segs, unit, offset, marks.get("fill"))
+        segs = _split_marked(images, box, segs, unit, offset, marks.get("fill"))
+        if marks.get("plain") is not None:
+            return _marked_cells(images, box, segs, unit, offset, marks["plain"])
     return segs
+
+
+BOTTOM_SHADE = 1.5  # a round bottom shades its cell's grey by up to half of SAME_FILL more
+
+
+def _marked_cells(images, box: tuple, segs: list, unit: float, offset: float, plain) -> list:
+    """A tube's runs (bottom first) with the cells of grey liquid runs in '?' cells' places
+    (at the bottom, or on '?' runs only: games hide a tube's lower units) that show a mark
+    on the '?' cells' `plain` grey (see `_plain_fill`) taken for '?' cells, from the bottom
+    up to the first cell that does not. A ring round a '?' cut by the tube's bottom, or a
+    small cell whose mark blurs into the fill, leaves a run of the cells' grey apart from
+    the '?' run; cell by cell, the mark and the fill between its strokes still show."""
+    bottom = box[1] + box[3] - offset
+    out, below = [], 0
+    for s in segs:
+        if s.kind == "hidden" and out and out[-1].kind == "hidden":  # cells taken under it
+            low = out[-1]
+            out[-1] = replace(low, y0=s.y0, units=low.units + s.units, glyphs=low.glyphs + s.glyphs)
+            below += s.units
+            continue
+        if s.kind != "liquid" or not _neutral(s) or s.units < 1 or not _on_cells(out, len(out)):
+            out.append(s)
+            below += s.units
+            continue
+        n = 0
+        while n < s.units:
+            y0, y1 = round(bottom - (below + n + 1) * unit), round(bottom - (below + n) * unit)
+            near = SAME_FILL * (BOTTOM_SHADE if below + n == 0 else 1)
+            colour = _cell_colour(images, box, y0, y1)
+            if np.linalg.norm(colour - plain) >= near or not _cell_marked(images, box, y0, y1):
+                break
+            n += 1
+        cut = s.y0 if n == s.units else round(bottom - (below + n) * unit)
+        if n and out and out[-1].kind == "hidden":  # the cells join the '?' run under them
+            low = out[-1]
+            out[-1] = replace(low, y0=cut, units=low.units + n, glyphs=low.glyphs + n)
+        elif n:
+            out.append(_Segment(cut, s.y1, s.lab, "hidden", n, s.fit, glyphs=n))
+        if n < s.units:
+            out.append(replace(s, y1=cut if n else s.y1, units=s.units - n))
+        below += s.units
+    return out
 
 
 def _one_colour(images, box: tuple, y0: int, y1: int) -> bool:
