@@ -2751,7 +2751,7 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
     return out
 
 
-SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
+SHORT_ROW = 0.5  # units: a row's boxes this much shorter than the tallest row's are cut
 
 
 def _short_rows(
@@ -2760,8 +2760,10 @@ def _short_rows(
     """`slots` with the boxes of every row `SHORT_ROW` units or more shorter than the tallest
     row grown to its height, at the end where the tube goes on (see `_grown_end`): games draw
     every tube of a board alike, and faint glass over a picture, or a liquid at a round
-    bottom, is easily lost at one end of a row's boxes. A covered tube's box (None in
-    `per_tube`) is its cover's, which may reach past the tube: it measures no row."""
+    bottom, is easily lost at one end of a row's boxes. When neither end shows the tube going
+    on, a row whose every liquid rests on its boxes' bottoms grows at the top (see
+    `_on_floors`). A covered tube's box (None in `per_tube`) is its cover's, which may reach
+    past the tube: it measures no row."""
     seen = [True] * len(slots) if per_tube is None else [t is not None for t in per_tube]
     heights, k = [], 0
     for n in layout:
@@ -2776,10 +2778,23 @@ def _short_rows(
         if tall - h < SHORT_ROW * unit or not h:
             continue
         end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
+        if not end and per_tube is not None:
+            end = (
+                "top" if _on_floors([slots[j][0] for j in row], [per_tube[j] for j in row]) else ""
+            )
         for j in row if end else []:
             (x, y, w, bh), doubt = slots[j]
             out[j] = ((x, y - (tall - bh) if end == "top" else y, w, tall), doubt)
     return out
+
+
+def _on_floors(boxes: list[tuple], per_tube: list) -> bool:
+    """True when every tube of a row that holds liquid (one at least) has it down to its
+    box's bottom, the outline across it aside: liquid sinks to a tube's floor, so those boxes
+    end at the floor, and a tube lost at one end was lost at its top (faint glass over a
+    picture shows no tint to grow into)."""
+    held = [(box, segs) for box, segs in zip(boxes, per_tube, strict=True) if segs]
+    return bool(held) and all(segs[0].y1 >= box[1] + box[3] - _edge_rows(box) for box, segs in held)
 
 
 def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: int) -> str:
@@ -3337,8 +3352,11 @@ def _segment_tubes(
                 s.kind = "hidden"
             elif s.glass < 16:
                 s.kind = "empty"
+        room = _room(box, [b for b, _ in slots])
         for s in segs:  # from the top: runs that drift like the picture behind are glass
-            if s.kind != "empty" and not (s.glass < 30 and _drifts(prof, s, box)):
+            if s.kind != "empty" and not (
+                _drifts(prof, s, box) and (s.glass < 30 or _tracks(flat, prof, s, box, room))
+            ):
                 break
             s.kind = "empty"
         _marked_below(images, box, segs)
@@ -3667,6 +3685,38 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
 
 
 MARKED_GLASS = 16.0  # ΔE: a marked run this far from the glass is no glass (see `_drifts`)
+TRACK_GAIN = (0.3, 1.5)  # a see-through run changes by this share of the picture's change
+TRACK_OFF = 0.4  # of its change: what a run's drift may differ from the picture's, scaled
+
+
+def _thirds(seg: _Segment, box: tuple) -> tuple[int, int, int]:
+    """(first row, third, last row) of a run, the outline across the tube's bottom left out."""
+    _, y_top, _, h = box
+    a, b = seg.y0 - y_top, seg.y1 - y_top
+    if b >= h - 1:
+        b -= _edge_rows(box)
+    return a, (b - a) // 3, b
+
+
+def _tracks(lab: np.ndarray, prof: np.ndarray, seg: _Segment, box: tuple, room: float) -> bool:
+    """True when a drifting run (see `_varies`) changes from its top third to its bottom
+    third as the picture beside the tube does (by `TRACK_GAIN` of it, off by less than
+    `TRACK_OFF` of the change): glass over a picture, however unlike the glass model. A
+    liquid is one flat colour, and two near liquids read as one run step in a way of their
+    own, not with the picture."""
+    a, third, b = _thirds(seg, box)
+    if third < 2:
+        return False
+    y_top = box[1]
+    top, bottom = np.median(prof[a : a + third], axis=0), np.median(prof[b - third : b], axis=0)
+    above = _beside(lab, box, y_top + a, y_top + a + third, room)
+    below = _beside(lab, box, y_top + b - third, y_top + b, room)
+    if above is None or below is None:
+        return False
+    run, picture = bottom - top, below - above
+    gain = float(run @ picture / (picture @ picture + 1e-9))
+    off = float(np.linalg.norm(run - gain * picture))
+    return TRACK_GAIN[0] <= gain <= TRACK_GAIN[1] and off < TRACK_OFF * np.linalg.norm(run)
 
 
 def _drifts(prof: np.ndarray, seg: _Segment, box: tuple) -> bool:
