@@ -3686,37 +3686,35 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
 
 MARKED_GLASS = 16.0  # ΔE: a marked run this far from the glass is no glass (see `_drifts`)
 TRACK_GAIN = (0.3, 1.5)  # a see-through run changes by this share of the picture's change
-TRACK_OFF = 0.4  # of its change: what a run's drift may differ from the picture's, scaled
+TRACK_OFF = 0.3  # of a run's spread: its pieces' colours off the picture's, scaled (a step: 0.5)
+TRACK_PIECES = 6  # pieces a run is cut into to follow the picture down it
 
 
-def _thirds(seg: _Segment, box: tuple) -> tuple[int, int, int]:
-    """(first row, third, last row) of a run, the outline across the tube's bottom left out."""
+def _tracks(lab: np.ndarray, prof: np.ndarray, seg: _Segment, box: tuple, room: float) -> bool:
+    """True when a run's colour follows the picture beside the tube down its pieces (scaled
+    by `TRACK_GAIN`, off it by under `TRACK_OFF` of its spread): glass over a picture,
+    however unlike the glass model. A liquid is one flat colour, and two near liquids read
+    as one run step where they meet, which the picture's smooth change does not explain. The
+    outline across the tube's bottom is left out."""
     _, y_top, _, h = box
     a, b = seg.y0 - y_top, seg.y1 - y_top
     if b >= h - 1:
         b -= _edge_rows(box)
-    return a, (b - a) // 3, b
-
-
-def _tracks(lab: np.ndarray, prof: np.ndarray, seg: _Segment, box: tuple, room: float) -> bool:
-    """True when a drifting run (see `_varies`) changes from its top third to its bottom
-    third as the picture beside the tube does (by `TRACK_GAIN` of it, off by less than
-    `TRACK_OFF` of the change): glass over a picture, however unlike the glass model. A
-    liquid is one flat colour, and two near liquids read as one run step in a way of their
-    own, not with the picture."""
-    a, third, b = _thirds(seg, box)
-    if third < 2:
+    cuts = np.linspace(a, b, TRACK_PIECES + 1).astype(int)
+    if cuts[1] - cuts[0] < 2:
         return False
-    y_top = box[1]
-    top, bottom = np.median(prof[a : a + third], axis=0), np.median(prof[b - third : b], axis=0)
-    above = _beside(lab, box, y_top + a, y_top + a + third, room)
-    below = _beside(lab, box, y_top + b - third, y_top + b, room)
-    if above is None or below is None:
-        return False
-    run, picture = bottom - top, below - above
-    gain = float(run @ picture / (picture @ picture + 1e-9))
-    off = float(np.linalg.norm(run - gain * picture))
-    return TRACK_GAIN[0] <= gain <= TRACK_GAIN[1] and off < TRACK_OFF * np.linalg.norm(run)
+    run, picture = [], []
+    for lo, hi in pairwise(cuts):
+        side = _beside(lab, box, y_top + lo, y_top + hi, room)
+        if side is None:
+            return False
+        run.append(np.median(prof[lo:hi], axis=0))
+        picture.append(side)
+    run_c = np.array(run) - np.mean(run, axis=0)
+    pic_c = np.array(picture) - np.mean(picture, axis=0)
+    gain = float((run_c * pic_c).sum() / ((pic_c * pic_c).sum() + 1e-9))
+    off = np.sqrt(((run_c - gain * pic_c) ** 2).sum() / (run_c * run_c).sum().clip(1e-9))
+    return TRACK_GAIN[0] <= gain <= TRACK_GAIN[1] and float(off) < TRACK_OFF
 
 
 def _drifts(prof: np.ndarray, seg: _Segment, box: tuple) -> bool:
