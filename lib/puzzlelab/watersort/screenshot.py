@@ -3497,8 +3497,8 @@ def _last_unit(
     """The unit right on a stack (`segs`, bottom first, units counted) one unit short of
     `capacity`, taken from `run`, the glass over it, or None: a liquid of the glass's very
     colour (seen as a liquid in another tube: `_completed`) merges into the headroom above it,
-    so only the whole unit a full tube has there is taken, and only when `run` reaches a
-    unit or more above the stack."""
+    so only the whole unit a full tube has there is taken, and only when a whole unit of
+    `run` (`LAST_UNIT`) lies above the stack."""
     if not segs or sum(s.units for s in segs) != capacity - 1:
         return None
     top = segs[-1].y0
@@ -3507,7 +3507,7 @@ def _last_unit(
     return replace(run, y0=round(top - unit), y1=top, kind="liquid", units=1, fit=1.0)
 
 
-LAST_UNIT = 1.2  # units: glass over a top unit reaches above it (a full tube's headroom)
+LAST_UNIT = 1.0  # units: the run holds the unit (a box cut under faint glass keeps no headroom)
 
 
 def _under_headroom(
