@@ -2139,6 +2139,7 @@ def _read_slots(
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
+    problems += [(text, []) for text in _unlike_rows(slots, layout, per_tube, unit)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
         (
@@ -2751,7 +2752,8 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
     return out
 
 
-SHORT_ROW = 0.5  # units: a row's boxes this much shorter than the tallest row's are cut
+SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
+UNLIKE_ROWS = 0.5  # units: rows' tubes differing this much are doubted (JPEG blur: a few %)
 
 
 def _short_rows(
@@ -2764,11 +2766,7 @@ def _short_rows(
     on, a row whose every liquid rests on its boxes' bottoms grows at the top (see
     `_on_floors`). A covered tube's box (None in `per_tube`) is its cover's, which may reach
     past the tube: it measures no row."""
-    seen = [True] * len(slots) if per_tube is None else [t is not None for t in per_tube]
-    heights, k = [], 0
-    for n in layout:
-        heights.append(max((slots[j][0][3] for j in range(k, k + n) if seen[j]), default=0))
-        k += n
+    heights = _row_heights(slots, layout, per_tube)
     tall = max(heights, default=0)
     out, k = list(slots), 0
     every = [b for b, _ in slots]
@@ -2778,14 +2776,38 @@ def _short_rows(
         if tall - h < SHORT_ROW * unit or not h:
             continue
         end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
-        if not end and per_tube is not None:
-            end = (
-                "top" if _on_floors([slots[j][0] for j in row], [per_tube[j] for j in row]) else ""
-            )
+        boxes = [slots[j][0] for j in row]
+        if not end and per_tube is not None and min(b[1] for b in boxes) >= tall - h:
+            end = "top" if _on_floors(boxes, [per_tube[j] for j in row]) else ""
         for j in row if end else []:
             (x, y, w, bh), doubt = slots[j]
             out[j] = ((x, y - (tall - bh) if end == "top" else y, w, tall), doubt)
     return out
+
+
+def _row_heights(slots: list, layout: list[int], per_tube: list | None = None) -> list[int]:
+    """Per row, its tallest box of a tube seen (a covered tube's box is its cover's; 0 when
+    the row has none)."""
+    seen = [True] * len(slots) if per_tube is None else [t is not None for t in per_tube]
+    heights, k = [], 0
+    for n in layout:
+        heights.append(max((slots[j][0][3] for j in range(k, k + n) if seen[j]), default=0))
+        k += n
+    return heights
+
+
+def _unlike_rows(slots: list, layout: list[int], per_tube: list, unit: float) -> list[str]:
+    """Doubts on rows whose tubes are `UNLIKE_ROWS` units or more shorter than the tallest
+    row's, as read: games draw every tube of a board alike, so one row's boxes lost a unit's
+    part at one end (faint glass over a picture), or the other's took in something past it."""
+    heights = _row_heights(slots, layout, per_tube)
+    tall = max(heights, default=0)
+    return [
+        f"row {r}: its tubes {(tall - h) / unit:.1f} units shorter than another row's, but "
+        "games draw every tube alike: a unit lost or gained at one end?"
+        for r, h in enumerate(heights)
+        if h and tall - h >= UNLIKE_ROWS * unit
+    ]
 
 
 def _on_floors(boxes: list[tuple], per_tube: list) -> bool:
