@@ -18,12 +18,15 @@ General image analysis, no game's pixel coordinates or colours:
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
-   doubted when unsound, is returned rather than an error;
+   doubted when unsound, is returned rather than an error; games draw every tube alike, so
+   a row whose boxes are shorter than another's grows where its tubes go on (or at the top
+   when its liquid rests on its boxes' floors), and rows still unlike are doubted;
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
-   changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
-   space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
+   changes from tube to tube, fitted as see-through (rim = a * background behind + b); a
+   top run whose colour follows the picture beside the tube down its length is glass however
+   far from that model (`_tracks`: a liquid is flat); empty space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
    a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
