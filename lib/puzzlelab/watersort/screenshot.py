@@ -27,7 +27,8 @@ General image analysis, no game's pixel coordinates or colours:
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); a
    top run whose colour follows the picture beside the tube down its length is glass however
    far from that model (`_tracks`: a liquid is flat); empty space is only at a tube's top,
-   and the outline across its bottom is neither unit nor glass; a run that shows a mark far from the glass is no glass drifting with the picture;
+   and the outline across its bottom is neither unit nor glass; a run that shows a mark
+   far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
