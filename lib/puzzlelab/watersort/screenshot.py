@@ -20,7 +20,7 @@ General image analysis, no game's pixel coordinates or colours:
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
    doubted when unsound, is returned rather than an error; games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
-   when its liquid rests on its boxes' floors), and rows still unlike are doubted;
+   when its liquid rests on its boxes' floors);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
@@ -2143,7 +2143,6 @@ def _read_slots(
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
-    problems += [(text, []) for text in _unlike_rows(slots, layout, per_tube, unit)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
         (
@@ -2757,7 +2756,6 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
 
 
 SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
-UNLIKE_ROWS = 0.5  # units: rows' tubes differing this much are doubted (JPEG blur: a few %)
 
 
 def _short_rows(
@@ -2798,20 +2796,6 @@ def _row_heights(slots: list, layout: list[int], per_tube: list | None = None) -
         heights.append(max((slots[j][0][3] for j in range(k, k + n) if seen[j]), default=0))
         k += n
     return heights
-
-
-def _unlike_rows(slots: list, layout: list[int], per_tube: list, unit: float) -> list[str]:
-    """Doubts on rows whose tubes are `UNLIKE_ROWS` units or more shorter than the tallest
-    row's, as read: games draw every tube of a board alike, so one row's boxes lost a unit's
-    part at one end (faint glass over a picture), or the other's took in something past it."""
-    heights = _row_heights(slots, layout, per_tube)
-    tall = max(heights, default=0)
-    return [
-        f"row {r}: its tubes {(tall - h) / unit:.1f} units shorter than another row's, but "
-        "games draw every tube alike: a unit lost or gained at one end?"
-        for r, h in enumerate(heights)
-        if h and tall - h >= UNLIKE_ROWS * unit
-    ]
 
 
 def _on_floors(boxes: list[tuple], per_tube: list) -> bool:
@@ -3533,7 +3517,8 @@ def _last_unit(
     return replace(run, y0=round(top - unit), y1=top, kind="liquid", units=1, fit=1.0)
 
 
-LAST_UNIT = 1.0  # units: the run holds the unit (a box cut under faint glass keeps no headroom)
+LAST_UNIT = 1.1  # units: the unit and a sliver of glass (a box cut under faint glass keeps
+# no headroom; a run of one unit alone may be the headroom itself)
 
 
 def _under_headroom(
