@@ -55,6 +55,7 @@ from puzzlelab.watersort.screenshot import (
     _sandwiched,
     _see_through,
     _Segment,
+    _segment_tubes,
     _short_rows,
     _split_glass,
     _split_marked,
@@ -63,6 +64,7 @@ from puzzlelab.watersort.screenshot import (
     _tall_liquid,
     _tinted_rims,
     _top_unit,
+    _tracks,
     _uncounted_unit,
     _under_headroom,
     _under_liquid,
@@ -408,6 +410,11 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (12855, "a photo's ring outlined beside a tube: 8 over 6 for 7 over 6"),
         (12037, "a grey curtain whose knob barely shows, read as a tube full of grey"),
         (12350, "two curtains with their knobs missed, read as full tubes of one colour"),
+        (12412, "an empty tube's glass over a photo, far from the glass model: 5 units, silently"),
+        (
+            12169,
+            "boxes cut at the liquid's top: a top unit of the glass's colour, 1.1 units of run",
+        ),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -581,6 +588,8 @@ def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lack
     assert added == [1] and (fuller[1][-1].y0, fuller[1][-1].y1, fuller[1][-1].units) == (60, 80, 1)
     short = replace(run, y0=62)
     assert _completed(per_tube, {1: short}, out, [box, box], (20.0, 0.0))[1] == []
+    cut = replace(run, y0=57)  # a box cut at the fullest tubes' liquid top (12169): 1.15 units
+    assert _completed(per_tube, {1: cut}, out, [box, box], (20.0, 0.0))[1] == [1]
     three = ([["red", "blue", "blue"], ["red"]], None, 3)
     assert _completed(per_tube, {1: run}, three, [box, box], (20.0, 0.0))[1] == []
 
@@ -616,6 +625,37 @@ def test_a_marked_run_far_from_the_glass_does_not_drift_like_glass():
     assert not _drifts(prof, seg, box)
     assert _drifts(prof, replace(seg, kind="liquid"), box)
     assert _drifts(prof, replace(seg, glass=10), box)
+
+
+def _see_through_tube() -> tuple[np.ndarray, tuple, _Glass]:
+    """A picture lightening down the image, a tube whose glass lets 70 % of it through (tinted
+    green), and a glass model far from that tint (as when the rims sampled were liquids)."""
+    rows = np.linspace(40.0, 80.0, 200)[:, None]
+    lab = np.zeros((200, 200, 3))
+    lab[..., 0], lab[..., 1] = rows, 20.0
+    box = (80, 20, 30, 160)
+    x, y, w, h = box
+    lab[y : y + h, x : x + w, 0] = 0.7 * rows[y : y + h] + 10.0
+    lab[y : y + h, x : x + w, 1] = -30.0
+    far = np.array([90.0, 0.0, 0.0])
+    return lab, box, _Glass(lab, far, np.array([60.0, 20, 0]), (box,), np.array([60.0, 20, 0]))
+
+
+def test_a_run_following_the_picture_beside_it_is_glass_however_far_from_the_glass():
+    """An empty tube whose see-through glass follows the picture behind it down the tube is
+    empty, though the glass model is far from it (12412 read such a tube full of one colour);
+    two near liquids read as one run step where they meet, which the picture's smooth
+    change does not explain, even when they step the picture's way."""
+    lab, box, glass = _see_through_tube()
+    assert _segment_tubes((lab, lab), [(box, False)], glass, 6.0, DEFAULT_PARAMS) == [[]]
+    x, y, w, h = box
+    seg = _Segment(y, y + h, np.array([56.0, -30, 0]), glass=40)
+    assert _tracks(lab, _profile(lab, box), seg, box, 40.0)
+    lab[y : y + h, x : x + w, 0] = 50.0
+    lab[y + h // 2 : y + h, x : x + w, 0] = 62.0  # two liquids, lighter below as the picture
+    assert not _tracks(lab, _profile(lab, box), seg, box, 40.0)
+    per_tube = _segment_tubes((lab, lab), [(box, False)], glass, 6.0, DEFAULT_PARAMS)
+    assert [s.kind for s in per_tube[0]] == ["liquid", "liquid"]
 
 
 def _glassy_top() -> _Segment:
@@ -759,6 +799,24 @@ def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():
     ]
     lab[150:250, :, 0] = 50.0  # no glass beside the short boxes: nothing to grow into
     assert _short_rows(lab, tall + cut_top, [2, 2], 20.0) == tall + cut_top
+
+
+def test_a_short_row_whose_liquid_rests_on_its_box_floors_grows_at_the_top():
+    """A row's boxes `SHORT_ROW` units or more shorter than the tallest row's, neither end
+    showing glass (faint glass over a photo), grow at the top when every liquid of the row
+    reaches its box's bottom (liquid sinks to the floor); not when one ends above it, nor
+    when the row is less short."""
+    lab = np.zeros((300, 200, 3))
+    lab[..., 0] = 50.0
+    tall = [((x, 20, 30, 100), False) for x in (40, 120)]
+    cut = [((x, 166, 30, 84), False) for x in (40, 120)]  # 16 rows: 0.8 units short
+    floor = [[_Segment(230, 250, np.zeros(3), units=1)], []]
+    got = _short_rows(lab, tall + cut, [2, 2], 20.0, [[], [], *floor])
+    assert got == tall + [((x, 150, 30, 100), False) for x in (40, 120)]
+    afloat = [[_Segment(200, 220, np.zeros(3), units=1)], []]
+    assert _short_rows(lab, tall + cut, [2, 2], 20.0, [[], [], *afloat]) == tall + cut
+    near = [((x, 162, 30, 88), False) for x in (40, 120)]  # 12 rows: 0.6 units
+    assert _short_rows(lab, tall + near, [2, 2], 20.0, [[], [], *floor]) == tall + near
 
 
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():

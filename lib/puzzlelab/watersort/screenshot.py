@@ -21,15 +21,19 @@ General image analysis, no game's pixel coordinates or colours:
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
-   doubted when unsound, is returned rather than an error;
+   doubted when unsound, is returned rather than an error; games draw every tube alike, so
+   a row whose boxes are shorter than another's grows where its tubes go on (or at the top
+   when its liquid rests on its boxes' floors);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the background
-   changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
-   space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
-   a run that shows a mark far from the glass is no glass drifting with the picture; on a
-   board with covers, a tube full of one colour from its box's top, over the headroom a
-   full tube shows as glass, is a cover whose icon was missed (`_covers_from_top`);
+   changes from tube to tube, fitted as see-through (rim = a * background behind + b); a
+   top run whose colour follows the picture beside the tube down its length is glass however
+   far from that model (`_tracks`: a liquid is flat); empty space is only at a tube's top,
+   and the outline across its bottom is neither unit nor glass; a run that shows a mark
+   far from the glass is no glass drifting with the picture; on a board with covers, a tube
+   full of one colour from its box's top, over the headroom a full tube shows as glass, is
+   a cover whose icon was missed (`_covers_from_top`);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
@@ -2888,13 +2892,11 @@ def _short_rows(
     """`slots` with the boxes of every row `SHORT_ROW` units or more shorter than the tallest
     row grown to its height, at the end where the tube goes on (see `_grown_end`): games draw
     every tube of a board alike, and faint glass over a picture, or a liquid at a round
-    bottom, is easily lost at one end of a row's boxes. A covered tube's box (None in
-    `per_tube`) is its cover's, which may reach past the tube: it measures no row."""
-    seen = [True] * len(slots) if per_tube is None else [t is not None for t in per_tube]
-    heights, k = [], 0
-    for n in layout:
-        heights.append(max((slots[j][0][3] for j in range(k, k + n) if seen[j]), default=0))
-        k += n
+    bottom, is easily lost at one end of a row's boxes. When neither end shows the tube going
+    on, a row whose every liquid rests on its boxes' bottoms grows at the top (see
+    `_on_floors`). A covered tube's box (None in `per_tube`) is its cover's, which may reach
+    past the tube: it measures no row."""
+    heights = _row_heights(slots, layout, per_tube)
     tall = max(heights, default=0)
     out, k = list(slots), 0
     every = [b for b, _ in slots]
@@ -2904,10 +2906,33 @@ def _short_rows(
         if tall - h < SHORT_ROW * unit or not h:
             continue
         end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
+        boxes = [slots[j][0] for j in row]
+        if not end and per_tube is not None and min(b[1] for b in boxes) >= tall - h:
+            end = "top" if _on_floors(boxes, [per_tube[j] for j in row]) else ""
         for j in row if end else []:
             (x, y, w, bh), doubt = slots[j]
             out[j] = ((x, y - (tall - bh) if end == "top" else y, w, tall), doubt)
     return out
+
+
+def _row_heights(slots: list, layout: list[int], per_tube: list | None = None) -> list[int]:
+    """Per row, its tallest box of a tube seen (a covered tube's box is its cover's; 0 when
+    the row has none)."""
+    seen = [True] * len(slots) if per_tube is None else [t is not None for t in per_tube]
+    heights, k = [], 0
+    for n in layout:
+        heights.append(max((slots[j][0][3] for j in range(k, k + n) if seen[j]), default=0))
+        k += n
+    return heights
+
+
+def _on_floors(boxes: list[tuple], per_tube: list) -> bool:
+    """True when every tube of a row that holds liquid (one at least) has it down to its
+    box's bottom, the outline across it aside: liquid sinks to a tube's floor, so those boxes
+    end at the floor, and a tube lost at one end was lost at its top (faint glass over a
+    picture shows no tint to grow into)."""
+    held = [(box, segs) for box, segs in zip(boxes, per_tube, strict=True) if segs]
+    return bool(held) and all(segs[0].y1 >= box[1] + box[3] - _edge_rows(box) for box, segs in held)
 
 
 def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: int) -> str:
@@ -3465,8 +3490,11 @@ def _segment_tubes(
                 s.kind = "hidden"
             elif s.glass < 16:
                 s.kind = "empty"
+        room = _room(box, [b for b, _ in slots])
         for s in segs:  # from the top: runs that drift like the picture behind are glass
-            if s.kind != "empty" and not (s.glass < 30 and _drifts(prof, s, box)):
+            if s.kind != "empty" and not (
+                _drifts(prof, s, box) and (s.glass < 30 or _tracks(flat, prof, s, box, room))
+            ):
                 break
             s.kind = "empty"
         _marked_below(images, box, segs)
@@ -3608,8 +3636,8 @@ def _last_unit(
     """The unit right on a stack (`segs`, bottom first, units counted) one unit short of
     `capacity`, taken from `run`, the glass over it, or None: a liquid of the glass's very
     colour (seen as a liquid in another tube: `_completed`) merges into the headroom above it,
-    so only the whole unit a full tube has there is taken, and only when `run` reaches a
-    unit or more above the stack."""
+    so only the whole unit a full tube has there is taken, and only when a whole unit of
+    `run` (`LAST_UNIT`) lies above the stack."""
     if not segs or sum(s.units for s in segs) != capacity - 1:
         return None
     top = segs[-1].y0
@@ -3618,7 +3646,8 @@ def _last_unit(
     return replace(run, y0=round(top - unit), y1=top, kind="liquid", units=1, fit=1.0)
 
 
-LAST_UNIT = 1.2  # units: glass over a top unit reaches above it (a full tube's headroom)
+LAST_UNIT = 1.1  # units: the unit and a sliver of glass (a box cut under faint glass keeps
+# no headroom; a run of one unit alone may be the headroom itself)
 
 
 def _under_headroom(
@@ -3796,6 +3825,36 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
 
 
 MARKED_GLASS = 16.0  # ΔE: a marked run this far from the glass is no glass (see `_drifts`)
+TRACK_GAIN = (0.3, 1.5)  # a see-through run changes by this share of the picture's change
+TRACK_OFF = 0.3  # of a run's spread: its pieces' colours off the picture's, scaled (a step: 0.5)
+TRACK_PIECES = 6  # pieces a run is cut into to follow the picture down it
+
+
+def _tracks(lab: np.ndarray, prof: np.ndarray, seg: _Segment, box: tuple, room: float) -> bool:
+    """True when a run's colour follows the picture beside the tube down its pieces (scaled
+    by `TRACK_GAIN`, off it by under `TRACK_OFF` of its spread): glass over a picture,
+    however unlike the glass model. A liquid is one flat colour, and two near liquids read
+    as one run step where they meet, which the picture's smooth change does not explain. The
+    outline across the tube's bottom is left out."""
+    _, y_top, _, h = box
+    a, b = seg.y0 - y_top, seg.y1 - y_top
+    if b >= h - 1:
+        b -= _edge_rows(box)
+    cuts = np.linspace(a, b, TRACK_PIECES + 1).astype(int)
+    if cuts[1] - cuts[0] < 2:
+        return False
+    run, picture = [], []
+    for lo, hi in pairwise(cuts):
+        side = _beside(lab, box, y_top + lo, y_top + hi, room)
+        if side is None:
+            return False
+        run.append(np.median(prof[lo:hi], axis=0))
+        picture.append(side)
+    run_c = np.array(run) - np.mean(run, axis=0)
+    pic_c = np.array(picture) - np.mean(picture, axis=0)
+    gain = float((run_c * pic_c).sum() / ((pic_c * pic_c).sum() + 1e-9))
+    off = np.sqrt(((run_c - gain * pic_c) ** 2).sum() / (run_c * run_c).sum().clip(1e-9))
+    return TRACK_GAIN[0] <= gain <= TRACK_GAIN[1] and float(off) < TRACK_OFF
 
 
 def _drifts(prof: np.ndarray, seg: _Segment, box: tuple) -> bool:
