@@ -2812,7 +2812,9 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     the exception: when most tubes with liquid overflow at the rim, the boxes are short.
     On a fully visible board (no '?', no cover: the invariant is exact), a second variant
     drops every such run whole, for `_choose`'s invariant to judge: glass whose tint matches
-    a liquid's colour is seen elsewhere too."""
+    a liquid's colour is seen elsewhere too; a third cuts every such run down to the units
+    `geo` leaves even on the grid (a headroom near a unit tall, over a picture of nearly
+    the liquid's colour, merged into its run), for the invariant to judge as well."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -2833,8 +2835,19 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
             out[k] = t[:-1]
     strong = _fully_visible(names)  # the invariant is exact
     dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
-    changed = [v for v in (out, dropped)[: 2 if strong else 1] if not _same_stacks(v, per_tube)]
-    return changed[:1] if len(changed) == 2 and _same_stacks(*changed) else changed
+    cut = [_cut_top(t, geo) if k in rim else t for k, t in enumerate(per_tube)]
+    changed: list[list] = []
+    for v in (out, dropped, cut)[: 3 if strong else 1]:
+        if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
+            changed.append(v)
+    return changed
+
+
+def _cut_top(segs: list[_Segment], most: int) -> list[_Segment]:
+    """`segs` with its top run cut down to the units `most` leaves above the runs under it
+    (dropped when it leaves none)."""
+    left = most - sum(s.units for s in segs[:-1])
+    return segs[:-1] + [replace(segs[-1], units=left)] if left > 0 else segs[:-1]
 
 
 def _fully_visible(tubes: list) -> bool:
