@@ -2046,6 +2046,8 @@ def _read_slots(
             blind = []
     fixed = grid or rereads >= MAX_REREADS  # no box is moved again: a picture of noise
     tops = slots if fixed or raised else _glass_tops(lab, slots, layout, unit)
+    if tops == slots and not (fixed or raised):  # liquid cut by the box's top: raise it
+        tops = _liquid_tops(lab, slots, per_tube, layout, unit)
     if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
         again = (images, bg, tops, layout, scale, shape, gaps, params, (), True)
         return _read_slots(*again, rereads=rereads + 1)
@@ -2744,6 +2746,37 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
         up = int(np.median(rise))
         least = max(TOP_BREAK, TOP_UNITS * unit)
         if up < least or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n or rise.max() > up + least:
+            continue
+        for j in row:
+            (x, y, w, h), doubt = slots[j]
+            out[j] = ((x, y - up, w, h + up), doubt)
+    return out
+
+
+TOP_TOUCH = 2  # rows: a liquid run starting this near its box's top fills the box to it
+
+
+def _liquid_tops(lab: np.ndarray, slots: list, per_tube: list, layout: list[int], unit: float):
+    """`slots` with every row's box tops raised to where the glass or liquid ends above the
+    tubes whose liquid fills their box to its top (see `_glass_top`), when that is at least
+    `TOP_UNITS` units and `TOP_BREAK` rows higher: no game fills a tube to its rim, so a
+    liquid running on above a box's top shows the box cut short (its top the top of the
+    liquid in other tubes, their glass too faint to see over a picture); every tube of a
+    row is drawn alike, so the row is raised by the most any of them shows."""
+    out, k = list(slots), 0
+    every = [b for b, _ in slots]
+    for n in layout:
+        row = range(k, k + n)
+        k += n
+        rise = [
+            slots[j][0][1] - _glass_top(lab, slots[j][0], _room(slots[j][0], every))
+            for j in row
+            if per_tube[j]
+            and per_tube[j][-1].kind == "liquid"
+            and per_tube[j][-1].y0 <= slots[j][0][1] + TOP_TOUCH
+        ]
+        up = max(rise, default=0)
+        if up < max(TOP_BREAK, TOP_UNITS * unit):
             continue
         for j in row:
             (x, y, w, h), doubt = slots[j]
