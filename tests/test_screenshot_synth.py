@@ -36,6 +36,7 @@ from puzzlelab.watersort.screenshot import (
     _least_unit,
     _liquid_below,
     _liquid_floors,
+    _liquid_tops,
     _mark_like,
     _missed_floors,
     _no_arcs,
@@ -62,6 +63,7 @@ from puzzlelab.watersort.screenshot import (
     _tinted_rims,
     _top_unit,
     _uncounted_unit,
+    _unit_height,
     _under_headroom,
     _under_liquid,
     _unlike_beside,
@@ -688,6 +690,23 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
     assert _rim_glass(tubes, [["a", "a", "b", "b"]] * 2 + [None], 3, rims) == []
 
 
+def test_a_rim_run_on_the_grid_is_also_offered_cut_down_on_a_visible_board():
+    """A headroom near a unit tall, over a picture of nearly a liquid's colour, merges into
+    that liquid's top run and lands on the grid (12622): on a fully visible board the run
+    cut down to the units the tubes' height leaves is offered too, after the run dropped
+    whole, for the invariant to judge; on a board with covers it is not."""
+    bottom = [_seg(40, "liquid", 80, units=2)]
+    top = _seg(0, "liquid", 20, units=2)
+    top.fit = 0.9  # on the grid: no glass by its top alone
+    seen = [["a", "a", "b", "b"], ["a", "b"], []]
+    visible = [bottom + [top], list(bottom), []]
+    whole, cut = _rim_glass(visible, seen, 3, [2.0] * 3)
+    assert [s.units for s in whole[0]] == [2] and [s.units for s in cut[0]] == [2, 1]
+    assert cut[1] is visible[1] and visible[0][-1].units == 2  # the reading's own runs stay
+    tubes = [bottom + [top], list(bottom), None]
+    assert _rim_glass(tubes, [["a", "a", "b", "b"], ["a", "b"], None], 3, [2.0] * 3) == []
+
+
 def test_glass_above_a_box_shows_its_top_is_no_rim():
     """Tinted glass going on above a box (its faint top cut off) is seen; a box whose top is
     the tube's top, or a picture that changes across the tube, is not taken for glass."""
@@ -725,6 +744,37 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
     lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
     lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
     assert _glass_tops(lab, row, [3], 20.0) == row
+
+
+def test_a_row_whose_liquid_fills_its_box_to_the_top_is_raised_to_where_it_ends():
+    """No game fills a tube to its rim: a liquid running from a box's top on up above it
+    shows the box cut short (its top the liquid's top in other tubes, their glass lost over
+    a picture; 12612), and the row is raised by the most one of its tubes shows. A liquid
+    under headroom in its box, or one stopping at the box's top, raises nothing."""
+    lab = np.zeros((120, 160, 3))
+    lab[..., 0] = 50.0
+    lab[20:110, 60:80] = [40.0, 60.0, 30.0]  # the middle tube's liquid from row 20 down
+    lab[50:110, 20:40] = lab[70:110, 100:120] = [40.0, 60.0, 30.0]  # the others' lower
+    row = [((x, 50, 20, 60), False) for x in (20, 60, 100)]
+    liquid = [[_Segment(y, 110, np.zeros(3), "liquid")] for y in (50, 50, 70)]
+    raised = [b for b, _ in _liquid_tops(lab, row, liquid, [3], 20.0)]
+    assert raised == [(x, 20, 20, 90) for x in (20, 60, 100)]
+    below = [[_Segment(y, 110, np.zeros(3), "liquid")] for y in (60, 60, 70)]
+    assert _liquid_tops(lab, row, below, [3], 20.0) == row  # headroom in every box
+    lab[20:50, 60:80] = [50.0, 0.0, 0.0]  # nothing above the box: its top is the tube's
+    assert _liquid_tops(lab, row, liquid, [3], 20.0) == row
+
+
+def test_the_length_fit_drops_the_first_pass_floor_when_it_fits_far_worse():
+    """The second pass keeps a unit at least `least` (the first pass's, a little less) unless
+    every such unit fits the liquid's lengths far worse than a finer one: the first pass cut
+    the bottom liquid at a round bottom's outline (12279: runs of 1 and 3 units read on 3/2
+    of the unit, silently)."""
+    segs = [_Segment(0, n, np.zeros(3), "liquid") for n in (213, 74, 72, 215)]
+    unit, _ = _unit_height(segs, 357.0, least=87.0)
+    assert abs(unit - 71.5) < 2.0
+    tall = [_Segment(0, n, np.zeros(3), "liquid") for n in (214, 107, 214, 107)]
+    assert abs(_unit_height(tall, 357.0, least=87.0)[0] - 107.0) < 2.0  # it fits: kept
 
 
 def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():
