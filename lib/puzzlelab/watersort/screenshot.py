@@ -24,14 +24,18 @@ General image analysis, no game's pixel coordinates or colours:
    empty glass are empty space: the glass is sampled under the rims and, where the background
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
-   a run that shows a mark far from the glass is no glass drifting with the picture;
+   a run that shows a mark far from the glass is no glass drifting with the picture; no
+   game fills a tube to its rim, so a liquid filling its box to the top with more of the tube
+   showing above it raises the row's boxes to where that ends (`_liquid_tops`);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
-   leaving a headroom games draw first: `_hypotheses`);
+   leaving a headroom games draw first: `_hypotheses`; with too few boundaries the liquid's
+   lengths tell it, the second pass's unit kept near the first's unless that fits the
+   joined-up lengths far worse: `_unit_height`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
    on the unit grid when a grey liquid of the same fill rests on it; a mark is looked for
    against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
@@ -43,7 +47,8 @@ General image analysis, no game's pixel coordinates or colours:
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
-   clear glass) is settled by that invariant, never against it (`_choose`); so, with a
+   clear glass, a headroom merged into the top run at the rim: `_rim_glass`) is settled by
+   that invariant, never against it (`_choose`); so, with a
    doubt left on the reading, are a liquid of nearly the glass's colour read as glass (over
    a picture, or under liquid, where glass never shows) and the headroom read as a colour
    seen too often (`_completed`, `_over_glass`).
