@@ -48,10 +48,10 @@ General image analysis, no game's pixel coordinates or colours:
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
    clear glass, a headroom merged into the top run at the rim: `_rim_glass`) is settled by
-   that invariant, never against it (`_choose`); so, with a
-   doubt left on the reading, are a liquid of nearly the glass's colour read as glass (over
-   a picture, or under liquid, where glass never shows) and the headroom read as a colour
-   seen too often (`_completed`, `_over_glass`).
+   that invariant, never against it (`_choose`); so, with a doubt left on the reading, are
+   a liquid of nearly the glass's colour read as glass (over a picture, or under liquid,
+   where glass never shows) and the headroom read as a colour seen too often (`_completed`,
+   `_over_glass`).
 """
 
 from __future__ import annotations
