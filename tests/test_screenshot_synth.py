@@ -750,7 +750,8 @@ def test_a_row_whose_liquid_fills_its_box_to_the_top_is_raised_to_where_it_ends(
     """No game fills a tube to its rim: a liquid running from a box's top on up above it
     shows the box cut short (its top the liquid's top in other tubes, their glass lost over
     a picture; 12612), and the row is raised by the most one of its tubes shows. A liquid
-    under headroom in its box, or one stopping at the box's top, raises nothing."""
+    under headroom in its box, one stopping at the box's top, or less than 0.75 units above
+    it (a cork on a full tube: real screenshot 11), raises nothing."""
     lab = np.zeros((120, 160, 3))
     lab[..., 0] = 50.0
     lab[20:110, 60:80] = [40.0, 60.0, 30.0]  # the middle tube's liquid from row 20 down
@@ -761,6 +762,7 @@ def test_a_row_whose_liquid_fills_its_box_to_the_top_is_raised_to_where_it_ends(
     assert raised == [(x, 20, 20, 90) for x in (20, 60, 100)]
     below = [[_Segment(y, 110, np.zeros(3), "liquid")] for y in (60, 60, 70)]
     assert _liquid_tops(lab, row, below, [3], 20.0) == row  # headroom in every box
+    assert _liquid_tops(lab, row, liquid, [3], 50.0) == row  # under 0.75 units: a cork, a lip
     lab[20:50, 60:80] = [50.0, 0.0, 0.0]  # nothing above the box: its top is the tube's
     assert _liquid_tops(lab, row, liquid, [3], 20.0) == row
 

@@ -2759,15 +2759,18 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
 
 
 TOP_TOUCH = 2  # rows: a liquid run starting this near its box's top fills the box to it
+LIQUID_RISE = 0.75  # units: a box cut at other tubes' liquid top has whole units above it;
+# a cork or a rim's lip over a full tube shows less
 
 
 def _liquid_tops(lab: np.ndarray, slots: list, per_tube: list, layout: list[int], unit: float):
     """`slots` with every row's box tops raised to where the glass or liquid ends above the
     tubes whose liquid fills their box to its top (see `_glass_top`), when that is at least
-    `TOP_UNITS` units and `TOP_BREAK` rows higher: no game fills a tube to its rim, so a
+    `LIQUID_RISE` units and `TOP_BREAK` rows higher: no game fills a tube to its rim, so a
     liquid running on above a box's top shows the box cut short (its top the top of the
-    liquid in other tubes, their glass too faint to see over a picture); every tube of a
-    row is drawn alike, so the row is raised by the most any of them shows."""
+    liquid in other tubes, their glass too faint to see over a picture, so what shows above
+    it is a unit or more); every tube of a row is drawn alike, so the row is raised by the
+    most any of them shows."""
     out, k = list(slots), 0
     every = [b for b, _ in slots]
     for n in layout:
@@ -2781,7 +2784,7 @@ def _liquid_tops(lab: np.ndarray, slots: list, per_tube: list, layout: list[int]
             and per_tube[j][-1].y0 <= slots[j][0][1] + TOP_TOUCH
         ]
         up = max(rise, default=0)
-        if up < max(TOP_BREAK, TOP_UNITS * unit):
+        if up < max(TOP_BREAK, LIQUID_RISE * unit):
             continue
         for j in row:
             (x, y, w, h), doubt = slots[j]
