@@ -398,6 +398,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11467, "a top unit near the glass, its edge blurred, merged into the headroom: silent"),
         (11272, "two top units of clear glass's colour merged into the headroom, in added slots"),
         (11606, "a top unit of the glass's colour merged into the headroom: a colour seen 4 of 5"),
+        (12612, "boxes cut at the liquid's top over a photo, a full tube above: 4 of 5, silently"),
+        (12586, "boxes cut at the liquid's top over a photo: a full tube read 4 of 6"),
+        (12279, "a round bottom's outline cut the bottom runs: 3/2 of the unit, 3 of 4, silently"),
+        (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
