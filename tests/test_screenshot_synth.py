@@ -753,13 +753,15 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
 def test_a_row_whose_liquid_fills_its_box_to_the_top_is_raised_to_where_it_ends():
     """No game fills a tube to its rim: a liquid running from a box's top on up above it
     shows the box cut short (its top the liquid's top in other tubes, their glass lost over
-    a picture; 12612), and the row is raised by the most one of its tubes shows. A liquid
+    a picture; 12612), and the row is raised to the top of the liquid (faint glass over it
+    runs on into a picture: 1343) by the most one of its tubes shows. A liquid
     under headroom in its box, one stopping at the box's top, or less than 0.75 units above
     it (a cork on a full tube: real screenshot 11), raises nothing."""
     lab = np.zeros((120, 160, 3))
     lab[..., 0] = 50.0
     lab[20:110, 60:80] = [40.0, 60.0, 30.0]  # the middle tube's liquid from row 20 down
     lab[50:110, 20:40] = lab[70:110, 100:120] = [40.0, 60.0, 30.0]  # the others' lower
+    lab[5:20, 60:80] = [54.0, 3.0, 0.0]  # faint glass over it: the liquid's top is the one
     row = [((x, 50, 20, 60), False) for x in (20, 60, 100)]
     liquid = [[_Segment(y, 110, np.zeros(3), "liquid")] for y in (50, 50, 70)]
     raised = [b for b, _ in _liquid_tops(lab, row, liquid, [3], 20.0)]

@@ -2691,9 +2691,11 @@ def _glass_above(lab: np.ndarray, box: tuple, room: float, near: int = 2, far: i
     )
 
 
-def _tinted_rows(lab: np.ndarray, box: tuple, room: float, y0: int, y1: int) -> np.ndarray:
+def _tinted_rows(
+    lab: np.ndarray, box: tuple, room: float, y0: int, y1: int, least: float = 2.0
+) -> np.ndarray:
     """Per row y0 to y1 - 1: True where a tube's centre differs from the background beside it,
-    left and right, by more than the two sides differ (and 2 ΔE): the tube's glass."""
+    left and right, by more than the two sides differ (and `least` ΔE): the tube's glass."""
     x, _, w, _ = box
     out = int(min(0.3 * w, 0.8 * room))
     gap = max(1, out // 3)
@@ -2704,20 +2706,21 @@ def _tinted_rows(lab: np.ndarray, box: tuple, room: float, y0: int, y1: int) -> 
     left = np.median(rows[:, x - out : x - gap], axis=1)
     right = np.median(rows[:, x + w + gap : x + w + out], axis=1)
     tint = np.linalg.norm(centre - (left + right) / 2, axis=1)
-    return tint > np.maximum(2.0, np.linalg.norm(left - right, axis=1))
+    return tint > np.maximum(least, np.linalg.norm(left - right, axis=1))
 
 
 TOP_REACH = 0.8  # box heights: glass is looked for this far above a box's top
 TOP_BREAK = 4  # rows: this many rows in turn showing no glass end the tube
 
 
-def _glass_top(lab: np.ndarray, box: tuple, room: float) -> int:
+def _glass_top(lab: np.ndarray, box: tuple, room: float, least: float = 2.0) -> int:
     """The row where a tube's glass ends going up from its box's top (the top itself when no
     glass shows above it): faint glass is easily cut off a box, whose top is then the top of
-    the liquid in the fullest tubes or lower (see `_glass_above`)."""
+    the liquid in the fullest tubes or lower (see `_glass_above`). With `least` the ΔE of a
+    liquid against the background (`FLOOR_TOL`), where the tube's liquid ends."""
     _, y, _, h = box
     y0 = max(0, y - int(TOP_REACH * h))
-    tinted = _tinted_rows(lab, box, room, y0, y)[::-1]  # going up from the top
+    tinted = _tinted_rows(lab, box, room, y0, y, least)[::-1]  # going up from the top
     top, plain = y, 0
     for k, t in enumerate(tinted):
         plain = 0 if t else plain + 1
@@ -2764,8 +2767,9 @@ LIQUID_RISE = 0.75  # units: a box cut at other tubes' liquid top has whole unit
 
 
 def _liquid_tops(lab: np.ndarray, slots: list, per_tube: list, layout: list[int], unit: float):
-    """`slots` with every row's box tops raised to where the glass or liquid ends above the
-    tubes whose liquid fills their box to its top (see `_glass_top`), when that is at least
+    """`slots` with every row's box tops raised to where the liquid ends above the tubes
+    whose liquid fills their box to its top (see `_glass_top`: a liquid stands out from the
+    background by `FLOOR_TOL`, faint glass over a picture does not), when that is at least
     `LIQUID_RISE` units and `TOP_BREAK` rows higher: no game fills a tube to its rim, so a
     liquid running on above a box's top shows the box cut short (its top the top of the
     liquid in other tubes, their glass too faint to see over a picture, so what shows above
@@ -2777,7 +2781,7 @@ def _liquid_tops(lab: np.ndarray, slots: list, per_tube: list, layout: list[int]
         row = range(k, k + n)
         k += n
         rise = [
-            slots[j][0][1] - _glass_top(lab, slots[j][0], _room(slots[j][0], every))
+            slots[j][0][1] - _glass_top(lab, slots[j][0], _room(slots[j][0], every), FLOOR_TOL)
             for j in row
             if per_tube[j]
             and per_tube[j][-1].kind == "liquid"
