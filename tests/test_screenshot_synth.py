@@ -36,7 +36,6 @@ from puzzlelab.watersort.screenshot import (
     _least_unit,
     _liquid_below,
     _liquid_floors,
-    _liquid_tops,
     _mark_like,
     _missed_floors,
     _no_arcs,
@@ -398,8 +397,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (11467, "a top unit near the glass, its edge blurred, merged into the headroom: silent"),
         (11272, "two top units of clear glass's colour merged into the headroom, in added slots"),
         (11606, "a top unit of the glass's colour merged into the headroom: a colour seen 4 of 5"),
-        (12612, "boxes cut at the liquid's top over a photo, a full tube above: 4 of 5, silently"),
-        (12586, "boxes cut at the liquid's top over a photo: a full tube read 4 of 6"),
         (12279, "a round bottom's outline cut the bottom runs: 3/2 of the unit, 3 of 4, silently"),
         (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
     ],
@@ -748,29 +745,6 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
     lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
     lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
     assert _glass_tops(lab, row, [3], 20.0) == row
-
-
-def test_a_row_whose_liquid_fills_its_box_to_the_top_is_raised_to_where_it_ends():
-    """No game fills a tube to its rim: a liquid running from a box's top on up above it
-    shows the box cut short (its top the liquid's top in other tubes, their glass lost over
-    a picture; 12612), and the row is raised to the top of the liquid (faint glass over it
-    runs on into a picture: 1343) by the most one of its tubes shows. A liquid
-    under headroom in its box, one stopping at the box's top, or less than 0.75 units above
-    it (a cork on a full tube: real screenshot 11), raises nothing."""
-    lab = np.zeros((120, 160, 3))
-    lab[..., 0] = 50.0
-    lab[20:110, 60:80] = [40.0, 60.0, 30.0]  # the middle tube's liquid from row 20 down
-    lab[50:110, 20:40] = lab[70:110, 100:120] = [40.0, 60.0, 30.0]  # the others' lower
-    lab[5:20, 60:80] = [54.0, 3.0, 0.0]  # faint glass over it: the liquid's top is the one
-    row = [((x, 50, 20, 60), False) for x in (20, 60, 100)]
-    liquid = [[_Segment(y, 110, np.zeros(3), "liquid")] for y in (50, 50, 70)]
-    raised = [b for b, _ in _liquid_tops(lab, row, liquid, [3], 20.0)]
-    assert raised == [(x, 20, 20, 90) for x in (20, 60, 100)]
-    below = [[_Segment(y, 110, np.zeros(3), "liquid")] for y in (60, 60, 70)]
-    assert _liquid_tops(lab, row, below, [3], 20.0) == row  # headroom in every box
-    assert _liquid_tops(lab, row, liquid, [3], 50.0) == row  # under 0.75 units: a cork, a lip
-    lab[20:50, 60:80] = [50.0, 0.0, 0.0]  # nothing above the box: its top is the tube's
-    assert _liquid_tops(lab, row, liquid, [3], 20.0) == row
 
 
 def test_the_length_fit_drops_the_first_pass_floor_when_it_fits_far_worse():

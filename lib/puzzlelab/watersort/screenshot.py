@@ -24,9 +24,7 @@ General image analysis, no game's pixel coordinates or colours:
    empty glass are empty space: the glass is sampled under the rims and, where the background
    changes from tube to tube, fitted as see-through (rim = a * background behind + b); empty
    space is only at a tube's top, and the outline across its bottom is neither unit nor glass;
-   a run that shows a mark far from the glass is no glass drifting with the picture; no
-   game fills a tube to its rim, so a liquid filling its box to the top with more of the tube
-   showing above it raises the row's boxes to where that ends (`_liquid_tops`);
+   a run that shows a mark far from the glass is no glass drifting with the picture;
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
@@ -2051,8 +2049,6 @@ def _read_slots(
             blind = []
     fixed = grid or rereads >= MAX_REREADS  # no box is moved again: a picture of noise
     tops = slots if fixed or raised else _glass_tops(lab, slots, layout, unit)
-    if tops == slots and not (fixed or raised):  # liquid cut by the box's top: raise it
-        tops = _liquid_tops(lab, slots, per_tube, layout, unit)
     if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
         again = (images, bg, tops, layout, scale, shape, gaps, params, (), True)
         return _read_slots(*again, rereads=rereads + 1)
@@ -2691,11 +2687,9 @@ def _glass_above(lab: np.ndarray, box: tuple, room: float, near: int = 2, far: i
     )
 
 
-def _tinted_rows(
-    lab: np.ndarray, box: tuple, room: float, y0: int, y1: int, least: float = 2.0
-) -> np.ndarray:
+def _tinted_rows(lab: np.ndarray, box: tuple, room: float, y0: int, y1: int) -> np.ndarray:
     """Per row y0 to y1 - 1: True where a tube's centre differs from the background beside it,
-    left and right, by more than the two sides differ (and `least` ΔE): the tube's glass."""
+    left and right, by more than the two sides differ (and 2 ΔE): the tube's glass."""
     x, _, w, _ = box
     out = int(min(0.3 * w, 0.8 * room))
     gap = max(1, out // 3)
@@ -2706,21 +2700,20 @@ def _tinted_rows(
     left = np.median(rows[:, x - out : x - gap], axis=1)
     right = np.median(rows[:, x + w + gap : x + w + out], axis=1)
     tint = np.linalg.norm(centre - (left + right) / 2, axis=1)
-    return tint > np.maximum(least, np.linalg.norm(left - right, axis=1))
+    return tint > np.maximum(2.0, np.linalg.norm(left - right, axis=1))
 
 
 TOP_REACH = 0.8  # box heights: glass is looked for this far above a box's top
 TOP_BREAK = 4  # rows: this many rows in turn showing no glass end the tube
 
 
-def _glass_top(lab: np.ndarray, box: tuple, room: float, least: float = 2.0) -> int:
+def _glass_top(lab: np.ndarray, box: tuple, room: float) -> int:
     """The row where a tube's glass ends going up from its box's top (the top itself when no
     glass shows above it): faint glass is easily cut off a box, whose top is then the top of
-    the liquid in the fullest tubes or lower (see `_glass_above`). With `least` the ΔE of a
-    liquid against the background (`FLOOR_TOL`), where the tube's liquid ends."""
+    the liquid in the fullest tubes or lower (see `_glass_above`)."""
     _, y, _, h = box
     y0 = max(0, y - int(TOP_REACH * h))
-    tinted = _tinted_rows(lab, box, room, y0, y, least)[::-1]  # going up from the top
+    tinted = _tinted_rows(lab, box, room, y0, y)[::-1]  # going up from the top
     top, plain = y, 0
     for k, t in enumerate(tinted):
         plain = 0 if t else plain + 1
@@ -2754,41 +2747,6 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
         up = int(np.median(rise))
         least = max(TOP_BREAK, TOP_UNITS * unit)
         if up < least or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n or rise.max() > up + least:
-            continue
-        for j in row:
-            (x, y, w, h), doubt = slots[j]
-            out[j] = ((x, y - up, w, h + up), doubt)
-    return out
-
-
-TOP_TOUCH = 2  # rows: a liquid run starting this near its box's top fills the box to it
-LIQUID_RISE = 0.75  # units: a box cut at other tubes' liquid top has whole units above it;
-# a cork or a rim's lip over a full tube shows less
-
-
-def _liquid_tops(lab: np.ndarray, slots: list, per_tube: list, layout: list[int], unit: float):
-    """`slots` with every row's box tops raised to where the liquid ends above the tubes
-    whose liquid fills their box to its top (see `_glass_top`: a liquid stands out from the
-    background by `FLOOR_TOL`, faint glass over a picture does not), when that is at least
-    `LIQUID_RISE` units and `TOP_BREAK` rows higher: no game fills a tube to its rim, so a
-    liquid running on above a box's top shows the box cut short (its top the top of the
-    liquid in other tubes, their glass too faint to see over a picture, so what shows above
-    it is a unit or more); every tube of a row is drawn alike, so the row is raised by the
-    most any of them shows."""
-    out, k = list(slots), 0
-    every = [b for b, _ in slots]
-    for n in layout:
-        row = range(k, k + n)
-        k += n
-        rise = [
-            slots[j][0][1] - _glass_top(lab, slots[j][0], _room(slots[j][0], every), FLOOR_TOL)
-            for j in row
-            if per_tube[j]
-            and per_tube[j][-1].kind == "liquid"
-            and per_tube[j][-1].y0 <= slots[j][0][1] + TOP_TOUCH
-        ]
-        up = max(rise, default=0)
-        if up < max(TOP_BREAK, LIQUID_RISE * unit):
             continue
         for j in row:
             (x, y, w, h), doubt = slots[j]
