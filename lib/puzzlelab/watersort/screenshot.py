@@ -40,7 +40,9 @@ General image analysis, no game's pixel coordinates or colours:
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
-   leaving a headroom games draw first: `_hypotheses`);
+   leaving a headroom games draw first: `_hypotheses`; with too few boundaries the liquid's
+   lengths tell it, the second pass's unit kept near the first's unless that fits the
+   joined-up lengths far worse: `_unit_height`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
    on the unit grid when a grey liquid of the same fill rests on it; a mark is looked for
    against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
@@ -56,10 +58,11 @@ General image analysis, no game's pixel coordinates or colours:
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
-   clear glass) is settled by that invariant, never against it (`_choose`); so, with a
-   doubt left on the reading, are a liquid of nearly the glass's colour read as glass (over
-   a picture, or under liquid, where glass never shows) and the headroom read as a colour
-   seen too often (`_completed`, `_over_glass`).
+   clear glass, a headroom merged into the top run at the rim: `_rim_glass`) is settled by
+   that invariant, never against it (`_choose`); so, with a doubt left on the reading, are
+   a liquid of nearly the glass's colour read as glass (over a picture, or under liquid,
+   where glass never shows) and the headroom read as a colour seen too often (`_completed`,
+   `_over_glass`).
 """
 
 from __future__ import annotations
@@ -2965,7 +2968,9 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     the exception: when most tubes with liquid overflow at the rim, the boxes are short.
     On a fully visible board (no '?', no cover: the invariant is exact), a second variant
     drops every such run whole, for `_choose`'s invariant to judge: glass whose tint matches
-    a liquid's colour is seen elsewhere too."""
+    a liquid's colour is seen elsewhere too; a third cuts every such run down to the units
+    `geo` leaves even on the grid (a headroom near a unit tall, over a picture of nearly
+    the liquid's colour, merged into its run), for the invariant to judge as well."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -2986,8 +2991,19 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
             out[k] = t[:-1]
     strong = _fully_visible(names)  # the invariant is exact
     dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
-    changed = [v for v in (out, dropped)[: 2 if strong else 1] if not _same_stacks(v, per_tube)]
-    return changed[:1] if len(changed) == 2 and _same_stacks(*changed) else changed
+    cut = [_cut_top(t, geo) if k in rim else t for k, t in enumerate(per_tube)]
+    changed: list[list] = []
+    for v in (out, dropped, cut)[: 3 if strong else 1]:
+        if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
+            changed.append(v)
+    return changed
+
+
+def _cut_top(segs: list[_Segment], most: int) -> list[_Segment]:
+    """`segs` with its top run cut down to the units `most` leaves above the runs under it
+    (dropped when it leaves none)."""
+    left = most - sum(s.units for s in segs[:-1])
+    return segs[:-1] + [replace(segs[-1], units=left)] if left > 0 else segs[:-1]
 
 
 def _fully_visible(tubes: list) -> bool:
@@ -4792,11 +4808,20 @@ def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> b
     return all(np.linalg.norm(c - ref) < SAME_FILL for k, c in cells if k > 0)
 
 
+LEAST_KEPT = 0.9  # of the best fit: a unit at least `least` fitting worse is no good fit
+
+
 def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
     """(unit height, ambiguous): the largest that makes liquid a whole number of units each,
-    of at least `least` rows (see `_pick_unit`)."""
+    of at least `least` rows (see `_pick_unit`) unless every such unit fits the lengths
+    worse than `LEAST_KEPT` of the best: the first pass's unit then came from runs it cut
+    short (an outline across a round bottom split off the liquid over it), and the lengths
+    joined up again tell the unit."""
     cands, cover = _length_cover(segs, height)
     best, _ = _pick_unit(cands, cover, height, least)
+    free, _ = _pick_unit(cands, cover, height)
+    if cover[best] < LEAST_KEPT * cover[free]:
+        best = free
     return float(cands[best]), True
 
 
