@@ -4808,20 +4808,11 @@ def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> b
     return all(np.linalg.norm(c - ref) < SAME_FILL for k, c in cells if k > 0)
 
 
-LEAST_KEPT = 0.9  # of the best fit: a unit at least `least` fitting worse is no good fit
-
-
 def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
     """(unit height, ambiguous): the largest that makes liquid a whole number of units each,
-    of at least `least` rows (see `_pick_unit`) unless every such unit fits the lengths
-    worse than `LEAST_KEPT` of the best: the first pass's unit then came from runs it cut
-    short (an outline across a round bottom split off the liquid over it), and the lengths
-    joined up again tell the unit."""
+    of at least `least` rows (see `_pick_unit`)."""
     cands, cover = _length_cover(segs, height)
     best, _ = _pick_unit(cands, cover, height, least)
-    free, _ = _pick_unit(cands, cover, height)
-    if cover[best] < LEAST_KEPT * cover[free]:
-        best = free
     return float(cands[best]), True
 
 
