@@ -68,7 +68,6 @@ from puzzlelab.watersort.screenshot import (
     _uncounted_unit,
     _under_headroom,
     _under_liquid,
-    _unit_height,
     _unlike_beside,
     _whole_top,
     outcome,
@@ -416,7 +415,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
             12169,
             "boxes cut at the liquid's top: a top unit of the glass's colour, 1.1 units of run",
         ),
-        (12279, "a round bottom's outline cut the bottom runs: 3/2 of the unit, 3 of 4, silently"),
         (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
     ],
 )
@@ -797,18 +795,6 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
     lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
     lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
     assert _glass_tops(lab, row, [3], 20.0) == row
-
-
-def test_the_length_fit_drops_the_first_pass_floor_when_it_fits_far_worse():
-    """The second pass keeps a unit at least `least` (the first pass's, a little less) unless
-    every such unit fits the liquid's lengths far worse than a finer one: the first pass cut
-    the bottom liquid at a round bottom's outline (12279: runs of 1 and 3 units read on 3/2
-    of the unit, silently)."""
-    segs = [_Segment(0, n, np.zeros(3), "liquid") for n in (213, 74, 72, 215)]
-    unit, _ = _unit_height(segs, 357.0, least=87.0)
-    assert abs(unit - 71.5) < 2.0
-    tall = [_Segment(0, n, np.zeros(3), "liquid") for n in (214, 107, 214, 107)]
-    assert abs(_unit_height(tall, 357.0, least=87.0)[0] - 107.0) < 2.0  # it fits: kept
 
 
 def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():

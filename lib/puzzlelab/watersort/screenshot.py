@@ -40,9 +40,7 @@ General image analysis, no game's pixel coordinates or colours:
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
-   leaving a headroom games draw first: `_hypotheses`; with too few boundaries the liquid's
-   lengths tell it, the second pass's unit kept near the first's unless that fits the
-   joined-up lengths far worse: `_unit_height`);
+   leaving a headroom games draw first: `_hypotheses`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
    on the unit grid when a grey liquid of the same fill rests on it; a mark is looked for
    against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
