@@ -393,7 +393,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (1339, "a grey liquid's bottom cell, an outline across it, 21 dE off the '?' grey"),
         (1415, "a dark liquid's bottom cell, an outline across it, 24 dE off the '?' grey"),
         (10695, "bold '?' strokes kept by the flattening: grey liquid on '?' read as '?'"),
-        (11620, "a row of 3 under a row found with 2: read as the 2 gaps between, silently"),
         (10021, "a second row over a photo seen only by one liquid floor: 3 for 3, 2"),
         (10248, "a second row over a photo, its one liquid at a floor, one empty: 3 for 3, 2"),
         (11276, "every colour run three units at a third of the unit: capacity 9 of 3, silently"),
