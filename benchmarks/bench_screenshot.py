@@ -92,6 +92,15 @@ PREVIOUS = (
 # (889 before), silent 4 (16 before), no refusal (2 before); core tuning seeds 1000-1599:
 # 570 of 600 (567 before), none silent; never looked at, 3600-3799: 181 of 200 exact
 # (90.5 %) before and after, silent 2 (as before).
+# 2026-11-28 midday, after holes kept as empty tubes, overlapping outlines off the pitch,
+# covers coloured from the top, glass that follows the picture, short rows grown over their
+# floors, rim runs cut down and '?' cells looked at cell by cell on their plain grey:
+# 0.25 s mean, 0.48 s worst CPU per screenshot (the previous reader run in turn with it:
+# 0.24 / 0.44 s); synthetic: 97 % of notebook 07's 60 seeds (none silent), mean CPU per
+# board 1.06-1.17x the previous reader's (from the sweeps, loaded machine); fresh pool the
+# misses were looked for on (12000-12999): 905 of 1,000 exact (885 before), silent 3 (4
+# before); core tuning seeds 1000-1599: 571 of 600 (570 before), none silent; never looked
+# at, 3800-4199: 358 of 400 exact (89.5 %; 356, 89.0 %, before), silent 1 (2 before).
 
 
 def _decode_and_scale(path) -> None:
