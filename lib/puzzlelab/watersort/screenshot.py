@@ -2906,8 +2906,8 @@ def _short_rows(
         k += n
         if tall - h < SHORT_ROW * unit or not h:
             continue
-        end = _grown_end(lab, [slots[j][0] for j in row], every, tall - h)
         boxes = [slots[j][0] for j in row]
+        end = _grown_end(lab, boxes, every, tall - h)
         if not end and per_tube is not None and min(b[1] for b in boxes) >= tall - h:
             end = "top" if _on_floors(boxes, [per_tube[j] for j in row]) else ""
         for j in row if end else []:
@@ -4027,12 +4027,18 @@ def _hidden_fill(marked: list[_Segment]) -> np.ndarray | None:
     grey = [s for s in marked if _neutral(s)]
     if not grey:
         return None
-    fills = np.array([s.lab for s in grey])
-    rows = np.array([s.length for s in grey], dtype=float)
+    return _shared_grey(np.array([s.lab for s in grey]), [s.length for s in grey])
+
+
+def _shared_grey(fills: np.ndarray, rows: list[int]) -> np.ndarray | None:
+    """The median of the `fills` (one CIELAB colour per run of `rows` rows) within
+    `SAME_FILL` of the one that most rows are near, or None when those hold under three
+    quarters of the rows: the one grey a game draws its '?' cells in."""
+    weight = np.array(rows, dtype=float)
     near = np.linalg.norm(fills[:, None] - fills[None], axis=2) < SAME_FILL
-    share = near @ rows
+    share = near @ weight
     best = int(np.argmax(share))
-    if share[best] < 0.75 * rows.sum():
+    if share[best] < 0.75 * weight.sum():
         return None
     return np.median(fills[near[best]], axis=0)
 
@@ -4046,13 +4052,8 @@ def _plain_fill(images: tuple, runs: list) -> np.ndarray | None:
     if not grey:
         return None
     fills = np.array([_cell_colour(images, box, s.y0, s.y1) for box, s in grey])
-    rows = np.array([s.length for _, s in grey], dtype=float)
-    near = np.linalg.norm(fills[:, None] - fills[None], axis=2) < SAME_FILL
-    share = near @ rows
-    best = int(np.argmax(share))
-    if share[best] < 0.75 * rows.sum() or not _grey(np.median(fills[near[best]], axis=0)):
-        return None
-    return np.median(fills[near[best]], axis=0)
+    fill = _shared_grey(fills, [s.length for _, s in grey])
+    return fill if fill is not None and _grey(fill) else None
 
 
 def _like_hidden(per_tube: list, fill: np.ndarray | None, symbols: bool) -> list[int]:
@@ -4569,7 +4570,7 @@ def _marked_cells(images, box: tuple, segs: list, unit: float, offset: float, pl
             continue
         n = 0
         while n < s.units:
-            y0, y1 = round(bottom - (below + n + 1) * unit), round(bottom - (below + n) * unit)
+            y0, y1 = _cell_span(bottom, unit, below + n)
             near = SAME_FILL * (BOTTOM_SHADE if below + n == 0 else 1)
             colour = _cell_colour(images, box, y0, y1)
             if np.linalg.norm(colour - plain) >= near or not _cell_marked(images, box, y0, y1):
@@ -4618,10 +4619,7 @@ def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> 
             out.append(s)
             below += s.units
             continue
-        rows = [
-            (round(bottom - (k + 1) * unit), round(bottom - k * unit))
-            for k in range(below, below + s.units)
-        ]
+        rows = [_cell_span(bottom, unit, k) for k in range(below, below + s.units)]
         colours = [_cell_colour(images, box, y0, y1) for y0, y1 in rows]
         if not all(_one_colour(images, box, y0, y1) for y0, y1 in rows):
             out.append(s)  # cells astride a boundary: the grid is not the drawn one
@@ -4686,7 +4684,7 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
         alike = _hidden_look(s, fill)  # the run has the '?' fill: its marks alone decide
         first = len(out)  # cells of this run join only each other, never a run below
         for k in range(below, below + s.units):
-            y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
+            y0, y1 = _cell_span(bottom, unit, k)
             marked = _cell_marked(images, box, y0, y1)
             if marked and not alike:
                 marked = np.linalg.norm(_cell_colour(images, box, y0, y1) - fill) < 12
@@ -4708,7 +4706,7 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
     plain = 0
     while plain < s.units - 1:
         k = top - plain - 1
-        y0, y1 = round(bottom - (k + 1) * unit), round(bottom - k * unit)
+        y0, y1 = _cell_span(bottom, unit, k)
         if _cell_marked(images, box, y0, y1):
             break
         plain += 1
@@ -4732,6 +4730,11 @@ def _cell_colour(images: tuple, box: tuple, y0: int, y1: int) -> np.ndarray:
     cells = images[0][top:low, cols].reshape(-1, 3)
     plain = np.abs(images[0][top:low, cols, 0] - images[1][top:low, cols, 0]).ravel() <= 30
     return np.median(cells[plain] if plain.any() else cells, axis=0)
+
+
+def _cell_span(bottom: float, unit: float, k: int) -> tuple[int, int]:
+    """Rows y0 to y1 of a tube's unit cell `k` (0 at the bottom) on the grid from `bottom`."""
+    return round(bottom - (k + 1) * unit), round(bottom - k * unit)
 
 
 def _cell_rows(box: tuple, y0: int, y1: int) -> tuple[int, int]:
@@ -4777,7 +4780,7 @@ def _faint_cells(images, slots: list, per_tube: list, unit: float, offset: float
         for s in segs:
             n = 0
             while on_cells and s.kind == "liquid" and n < s.units:
-                y0, y1 = round(bottom - (below + n + 1) * unit), round(bottom - (below + n) * unit)
+                y0, y1 = _cell_span(bottom, unit, below + n)
                 if not _cell_marked(images, box, y0, y1, FAINT_MARK):
                     break
                 greys.append((below + n, _cell_colour(images, box, y0, y1)))
