@@ -29,6 +29,7 @@ from puzzlelab.watersort.screenshot import (
     _hypotheses,
     _like_hidden,
     _missed_marks,
+    _near_colours,
     _none_full,
     _Segment,
     _shown_tops,
@@ -738,3 +739,16 @@ def test_capacity_hypotheses_tie_break_by_surfaces_and_headroom(monkeypatch):
     monkeypatch.setattr(screenshot, "_read_slots", lambda *args: next(answers))
     got = _hypotheses(first, curve, (100.0, 5.0), (None,) * 7, None)
     assert got.capacity == 3 and got.ok
+
+
+def test_two_alike_colours_that_fit_one_colour_are_doubtful_when_counts_cannot_tell():
+    """Two read colours within NEAR_COLOURS whose units fit one colour's capacity are doubted
+    (a unit shifted past the join splits its colour); apart, or too many, they are not."""
+    centers = {0: np.array([50.0, 10.0, -40.0]), 1: np.array([52.0, 12.0, -52.0])}
+    names = {0: "blue", 1: "blue-2"}
+    tubes = [["blue", "blue"], None, ["?", "blue-2"], []]
+    (text, where), *rest = _near_colours(tubes, centers, names, 4)
+    assert not rest and where == [0, 2] and "blue and blue-2" in text
+    assert _near_colours(tubes, centers, names, 2) == []  # three units: two colours
+    far = {0: centers[0], 1: np.array([50.0, 10.0, -70.0])}
+    assert _near_colours(tubes, far, names, 4) == []

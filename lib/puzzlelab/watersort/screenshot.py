@@ -1576,8 +1576,10 @@ def read_screenshot(
         reading = _read_rows(rows, images, params)
     except InvalidPuzzleError as e:
         return _native_retry(rows, images, params, e)
-    reading = _floor_retry(rows, images, params, reading)
-    return reading if _sound(reading) else _native_retry(rows, images, params, reading)
+    first = _floor_retry(rows, images, params, reading)
+    if not _sound(first):
+        return _native_retry(rows, images, params, first)
+    return _second_look(rows, images, params, first) if first is reading else first
 
 
 # tops in turn: liquid at the same slots' floors seen at fewer is a photo's detail lining up
@@ -1700,6 +1702,34 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
     return first
 
 
+def _second_look(rows: list, images: tuple, params: ReaderParams, first: Reading) -> Reading:
+    """`first`, a sound reading (see `_sound`) of a resized picture that has doubts, or the
+    reading of the tubes located at the picture's own size (see `_native_rows`) when that
+    one is sound, differs and has none (vouched for as in `_native_retry`). Locating tubes
+    at two sizes is two looks at the board: resizing blurs thin outlines and faint glass
+    into boxes a little off the tubes, which leaves doubts on single units or boundaries
+    that the invariant alone does not catch."""
+    if first.ok:
+        return first
+    other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
+    if not other or _slots_of(other) == _slots_of(rows):
+        return first
+    try:
+        alt = _read_rows(other, images, params)
+    except InvalidPuzzleError:
+        return first
+    if alt.ok and _sound(alt) and not _same_reading(first, alt):
+        return _vouched(alt, "with doubts")
+    return first
+
+
+def _same_reading(a: Reading, b: Reading) -> bool:
+    """True when two readings give the same board: layout, capacity and tubes up to colour
+    renaming."""
+    same = a.layout == b.layout and a.capacity == b.capacity
+    return same and same_up_to_renaming(a.tubes, b.tubes)
+
+
 UNSOUND = (
     "tubes located again at the picture's own size, the first location reading nothing; "
     "this reading breaks the game's rules or layout: check it"
@@ -1711,15 +1741,15 @@ def _unsound(reading: Reading) -> Reading:
     return replace(reading, problems=reading.problems + [UNSOUND])
 
 
-def _vouched(reading: Reading) -> Reading:
-    """`reading`, from tubes located a second time, with a doubt when a tube is covered or a
-    unit hidden: the two locations disagreed, and only a board whose every unit shows has
+def _vouched(reading: Reading, how: str = "inconsistently") -> Reading:
+    """`reading`, from tubes located a second time (the first location read `how`), with a
+    doubt when a tube is covered or a unit hidden: the two locations disagreed, and only a board whose every unit shows has
     its capacity and every tube checked by the colour counts (see `self_check`)."""
     if _fully_visible(reading.tubes):
         return reading
     text = (
         "tubes located again at the picture's own size, the first location reading "
-        "inconsistently; covered or hidden units leave the colour counts unable to confirm "
+        f"{how}; covered or hidden units leave the colour counts unable to confirm "
         "this one: check it"
     )
     return replace(reading, problems=reading.problems + [text])
@@ -3255,8 +3285,33 @@ def _label(per_tube: list, capacity: int, covered_idx: list[int], params: Reader
         except PuzzleError as exc:  # defensive: the checks above should make this impossible
             problems.append((str(exc), []))
     problems += _doubtful_units(per_tube, samples, labels, margins, centers, names)
+    if not fully:
+        problems += _near_colours(tubes, centers, names, capacity)
     palette = {names[c]: lab_to_rgb(v) for c, v in centers.items()}
     return tubes, conf, capacity, level, problems, palette
+
+
+NEAR_COLOURS = 20.0  # ΔE: games draw liquids a player tells apart at a glance; two read
+# colours nearer than this are one colour's units shifted (a round bottom, JPEG blur on
+# small cells) as often as two liquids
+
+
+def _near_colours(tubes: list, centers: dict, names: dict, capacity: int) -> list:
+    """(problem, [tube]) for each two colours read nearer than `NEAR_COLOURS` whose units
+    together fit in one colour's `capacity`, on a board whose covered or hidden units leave
+    the colour counts unable to tell one colour from two: a unit shifted past the join
+    splits its colour, and nothing else would say so."""
+    count = {n: sum(t.count(n) for t in tubes if t) for n in names.values()}
+    out, cols = [], sorted(centers)
+    for i, a in enumerate(cols):
+        for b in cols[i + 1 :]:
+            na, nb = names[a], names[b]
+            d = float(np.linalg.norm(centers[a] - centers[b]))
+            if d < NEAR_COLOURS and count[na] + count[nb] <= capacity:
+                where = [k for k, t in enumerate(tubes) if t and (na in t or nb in t)]
+                text = f"colours {na} and {nb} are alike (ΔE {d:.0f}) and may be one colour"
+                out.append((f"tubes {', '.join(map(str, where))}: {text}", where))
+    return out
 
 
 def _doubtful_units(per_tube, samples, labels, margins, centers, names) -> list:
