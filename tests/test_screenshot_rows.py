@@ -317,6 +317,34 @@ def test_the_native_sizes_reading_replaces_an_unsound_one_only_when_sound(monkey
         _native_retry(rows, images, shot.DEFAULT_PARAMS, InvalidPuzzleError("no liquid"))
 
 
+def test_a_doubted_sound_reading_yields_to_a_second_location_without_doubts(monkeypatch):
+    """A sound reading of a resized picture with doubts is replaced by the reading of the
+    tubes located at the picture's own size when that one is sound, differs and has no
+    doubt (with the doubt a second location carries when '?' cells weaken the counts); a
+    reading without doubts, the same board, an unsound or doubted second reading, or the
+    same tubes found twice leave it."""
+    rows = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False)]]
+    other = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False), ((200, 0, 40, 180), True)]]
+    images = (np.zeros((300, 200, 3), np.uint8), np.zeros((800, 533, 3), np.uint8), None, None)
+    clean = replace(SOUND, tubes=[["r", "r"], ["g", "g"], []], problems=[])
+    look = shot._second_look
+    monkeypatch.setattr(shot, "_native_rows", lambda rgb, scale: other)
+    doubted = replace(clean, problems=["tube 1: liquid boundary at 0.5 units"])
+    for alt, took in [(clean, True), (doubted, False), (replace(BROKEN, problems=[]), False)]:
+        monkeypatch.setattr(shot, "_read_rows", lambda found, images, params, a=alt: a)
+        assert look(rows, images, shot.DEFAULT_PARAMS, SOUND) is (alt if took else SOUND)
+    assert look(rows, images, shot.DEFAULT_PARAMS, clean) is clean  # no doubt: no second look
+    same = replace(clean, tubes=[["g", "r"], ["r", "g"], []])  # SOUND's board, renamed
+    monkeypatch.setattr(shot, "_read_rows", lambda found, images, params: same)
+    assert look(rows, images, shot.DEFAULT_PARAMS, SOUND) is SOUND
+    hidden = replace(clean, tubes=[["?", "r"], ["r", "g"], []])
+    monkeypatch.setattr(shot, "_read_rows", lambda found, images, params: hidden)
+    got = look(rows, images, shot.DEFAULT_PARAMS, SOUND)
+    assert got.tubes == hidden.tubes and got.problems[-1].startswith("tubes located again")
+    monkeypatch.setattr(shot, "_native_rows", lambda rgb, scale: rows)  # the same tubes
+    assert look(rows, images, shot.DEFAULT_PARAMS, SOUND) is SOUND
+
+
 def test_a_second_row_may_hold_one_tube_more_than_the_row_found():
     """Seed 11620: the top row is found with two of its three tubes (the third is filled in
     later); its second row of three, looked for with at most two, was the two slots centred
