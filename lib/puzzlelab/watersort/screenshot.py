@@ -21,7 +21,9 @@ General image analysis, no game's pixel coordinates or colours:
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
-   doubted when unsound, is returned rather than an error; games draw every tube alike, so
+   doubted when unsound, is returned rather than an error; a sound reading of such a
+   picture with doubts gives way to the one at its own size when that one is sound and
+   has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
@@ -60,7 +62,9 @@ General image analysis, no game's pixel coordinates or colours:
    that invariant, never against it (`_choose`); so, with a doubt left on the reading, are
    a liquid of nearly the glass's colour read as glass (over a picture, or under liquid,
    where glass never shows) and the headroom read as a colour seen too often (`_completed`,
-   `_over_glass`).
+   `_over_glass`); where covered or hidden units leave the counts unable to check it, two
+   colours nearer than a player's eye tells apart that fit one colour's count are doubted
+   (`_near_colours`).
 """
 
 from __future__ import annotations
