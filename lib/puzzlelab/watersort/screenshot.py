@@ -1747,8 +1747,9 @@ def _unsound(reading: Reading) -> Reading:
 
 def _vouched(reading: Reading, how: str = "inconsistently") -> Reading:
     """`reading`, from tubes located a second time (the first location read `how`), with a
-    doubt when a tube is covered or a unit hidden: the two locations disagreed, and only a board whose every unit shows has
-    its capacity and every tube checked by the colour counts (see `self_check`)."""
+    doubt when a tube is covered or a unit hidden: the two locations disagreed, and only a
+    board whose every unit shows has its capacity and every tube checked by the colour
+    counts (see `self_check`)."""
     if _fully_visible(reading.tubes):
         return reading
     text = (
