@@ -2239,7 +2239,9 @@ def _read_slots(
         )
     else:
         problems += [
-            (text, []) for text in _even_runs(_colour_runs(per_tube, marks.get("fill")), capacity)
+            (text, []) for text in _even_runs(
+                _colour_runs(_one_colour_runs(per_tube, tubes), marks.get("fill")), capacity
+            )
         ]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
@@ -2649,6 +2651,44 @@ def _colour_runs(per_tube: list, fill: np.ndarray | None = None) -> list[int]:
             )
             out.append(s.units + below.units if joined else s.units)
     return out
+
+
+def _one_colour_runs(per_tube: list, tubes: list) -> list:
+    """`per_tube` with neighbouring liquid runs read as one colour joined into one run, when
+    the picture draws no line between a colour's units: more units of one colour meet inside
+    one run than across a cut between two runs of that colour (a shade or a glint down the
+    liquid cut it). A game drawing such lines cuts every run into its units, so its units
+    stay apart. Tubes whose runs do not match their labels unit for unit are left alone."""
+    inside = sum(s.units - 1 for t in per_tube if t for s in t if s.kind == "liquid")
+    pairs = [_labelled(segs, t) for segs, t in zip(per_tube, tubes, strict=True)]
+    across = sum(
+        a[1] == b[1] and a[0].kind == b[0].kind == "liquid"
+        for p in pairs
+        for a, b in pairwise(p or [])
+    )
+    if not across or inside <= across:
+        return per_tube
+    return [_joined(p) if p else segs for p, segs in zip(pairs, per_tube, strict=True)]
+
+
+def _labelled(segs: list | None, labels: list | None) -> list[tuple] | None:
+    """(run, its label) bottom up, or None when the runs' units do not match `labels`."""
+    if not segs or labels is None or sum(s.units for s in segs) != len(labels):
+        return None
+    starts = np.cumsum([0] + [s.units for s in segs])[:-1]
+    return [(s, labels[int(i)]) for s, i in zip(segs, starts, strict=True)]
+
+
+def _joined(pairs: list[tuple]) -> list[_Segment]:
+    """The runs of `pairs` (see `_labelled`), neighbouring liquids of one label joined."""
+    out: list[tuple] = []
+    for s, name in pairs:
+        if out and s.kind == out[-1][0].kind == "liquid" and name == out[-1][1]:
+            low = out[-1][0]
+            out[-1] = (replace(low, y0=s.y0, units=low.units + s.units), name)
+        else:
+            out.append((s, name))
+    return [s for s, _ in out]
 
 
 def _fill_piece(seg: _Segment, below: _Segment, fill: np.ndarray | None) -> bool:
