@@ -2239,7 +2239,8 @@ def _read_slots(
         )
     else:
         problems += [
-            (text, []) for text in _even_runs(
+            (text, [])
+            for text in _even_runs(
                 _colour_runs(_one_colour_runs(per_tube, tubes), marks.get("fill")), capacity
             )
         ]
@@ -2993,6 +2994,9 @@ def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: in
     return end if 2 * votes[end] >= len(boxes) and min(votes.values()) == 0 else ""
 
 
+RIM_CUT_FIT = 0.5  # a top run fitting the grid this well ends on a boundary (see `_rim_glass`)
+
+
 def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
     """Per tube segments with the glass taken out of top runs that start at the rim (above
     `rims[k]`) in stacks of more than `geo` units (the capacity the tubes' height gives): one
@@ -3006,9 +3010,11 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     the exception: when most tubes with liquid overflow at the rim, the boxes are short.
     On a fully visible board (no '?', no cover: the invariant is exact), a second variant
     drops every such run whole, for `_choose`'s invariant to judge: glass whose tint matches
-    a liquid's colour is seen elsewhere too; a third cuts every such run down to the units
-    `geo` leaves even on the grid (a headroom near a unit tall, over a picture of nearly
-    the liquid's colour, merged into its run), for the invariant to judge as well."""
+    a liquid's colour is seen elsewhere too. A last one, on any board, cuts every such run
+    down to the units `geo` leaves even on the grid (a headroom near a unit tall, over a
+    picture of nearly the liquid's colour, merged into its run or read as a unit of its
+    own), for the invariant to judge as well; on a board whose invariant is weak, a whole
+    unit so cut stays in doubt (see `_rim_doubts`)."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -3023,7 +3029,7 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     out = list(per_tube)
     for k, t in rim.items():
         left = geo - sum(s.units for s in t[:-1])
-        if left > 0 and t[-1].fit < 0.5:
+        if left > 0 and t[-1].fit < RIM_CUT_FIT:
             out[k] = t[:-1] + [replace(t[-1], units=left)]
         elif at_rim[names[k][-1]] == counts[names[k][-1]]:
             out[k] = t[:-1]
@@ -3031,7 +3037,7 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
     cut = [_cut_top(t, geo) if k in rim else t for k, t in enumerate(per_tube)]
     changed: list[list] = []
-    for v in (out, dropped, cut)[: 3 if strong else 1]:
+    for v in (out, dropped, cut) if strong else (out, cut):
         if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
             changed.append(v)
     return changed
@@ -3059,16 +3065,23 @@ def _same_stacks(a: list, b: list) -> bool:
 
 
 def _rim_doubts(before: list, after: list, names: list) -> list[tuple[str, list[int]]]:
-    """(problem, [tube]) for each run `_rim_glass` dropped as glass, when '?' units or covered
-    tubes leave the invariant too weak to confirm it (they may hold whatever the run was). A
-    run cut down keeps its colour: only the glass above the grid went."""
+    """(problem, [tube]) for each run `_rim_glass` dropped as glass, or cut down by a whole
+    unit on the grid, when '?' units or covered tubes leave the invariant too weak to confirm
+    it (they may hold whatever the run was). A run off the grid cut down keeps its colour:
+    only the glass above the grid went."""
     if _fully_visible(names):
         return []
     return [
         (f"tube {k}: the run at its rim was read as the headroom's glass: check it", [k])
         for k, (a, b) in enumerate(zip(before, after, strict=True))
-        if a is not None and len(b) < len(a)
+        if a is not None and (len(b) < len(a) or _whole_cut(a, b))
     ]
+
+
+def _whole_cut(before: list[_Segment], after: list[_Segment]) -> bool:
+    """True when `after` holds fewer units than `before`, its top run cut on the unit grid."""
+    fewer = sum(s.units for s in after) < sum(s.units for s in before)
+    return fewer and before[-1].fit >= RIM_CUT_FIT
 
 
 GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may be glass
