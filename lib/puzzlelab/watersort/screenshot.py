@@ -2177,7 +2177,10 @@ def _read_slots(
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
     all_boxes = [box for box, _ in slots]
-    rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
+    rimmed = [
+        -np.inf if _glass_above(lab, box, _room(box, all_boxes)) else box[1] + RIM_REACH * unit
+        for box in all_boxes
+    ]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     lidded = _covers_from_top(per_tube, [b for b, _ in slots], out[0], out[2], (unit, offset))
     if lidded:  # a cover whose icon was missed: it hides the tube from its top
@@ -2801,7 +2804,7 @@ def _choose(
     covered_idx: list[int],
     params: ReaderParams,
     rims: list[float],
-    rimmed: list[bool] | None = None,
+    rimmed: list[float] | None = None,
 ) -> tuple:
     """The labelled reading (see `_label`) that keeps the game's invariant, else the first.
 
@@ -2810,8 +2813,9 @@ def _choose(
     seen too rarely, only ever at the top of a tube, read as glass instead). `rims[k]` is
     the lowest row where tube k's glass may still begin (see `_as_glass`). A reading that
     needs more units than the tubes' height `geo` gives, or breaks the invariant, is first
-    tried with the glass taken out of runs at the rims (see `_rim_glass`) of the tubes
-    `rimmed` marks (no glass shows above their box: see `_glass_above`)."""
+    tried with the glass taken out of runs at the rims (see `_rim_glass`): runs starting
+    above `rimmed[k]`, -inf for a tube whose glass shows above its box (its top is no rim:
+    see `_glass_above`)."""
     first = None
     variants = [per_tube]
     while variants:
@@ -2822,7 +2826,7 @@ def _choose(
             broken = bool(self_check(out[0], out[2]))
             if first is None:
                 first = out
-                tops = [r if rimmed and rimmed[k] else -np.inf for k, r in enumerate(rims)]
+                tops = list(rimmed) if rimmed else [-np.inf] * len(rims)
                 doubt = broken or out[2] > geo  # past the tubes' height
                 for rim in _rim_glass(tubes, out[0], geo, tops) if doubt else []:
                     alt = _label(
@@ -3086,6 +3090,9 @@ def _whole_cut(before: list[_Segment], after: list[_Segment]) -> bool:
 
 GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may be glass
 RIM_UNITS = 0.15  # glass runs down from the tube's top: a run starting lower is no glass
+# units: an overfull stack's top run starting this near its box's top holds the headroom's
+# glass (see `_rim_glass`): its top rows may read apart (the rim's outline, shading)
+RIM_REACH = 0.25
 
 
 def _as_glass(
