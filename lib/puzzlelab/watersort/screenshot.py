@@ -3016,9 +3016,10 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     drops every such run whole, for `_choose`'s invariant to judge: glass whose tint matches
     a liquid's colour is seen elsewhere too. A last one, on any board, cuts every such run
     down to the units `geo` leaves even on the grid (a headroom near a unit tall, over a
-    picture of nearly the liquid's colour, merged into its run or read as a unit of its
-    own), for the invariant to judge as well; on a board whose invariant is weak, a whole
-    unit so cut stays in doubt (see `_rim_doubts`)."""
+    picture of nearly the liquid's colour, merged into its run), for the invariant to judge
+    as well; on a board whose invariant is weak, only runs keeping a unit are cut (none is
+    dropped whole: a capacity guessed too small would lose a liquid), and a whole unit so
+    cut stays in doubt (see `_rim_doubts`)."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -3039,7 +3040,8 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
             out[k] = t[:-1]
     strong = _fully_visible(names)  # the invariant is exact
     dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
-    cut = [_cut_top(t, geo) if k in rim else t for k, t in enumerate(per_tube)]
+    cuts = {k for k, t in rim.items() if strong or sum(s.units for s in t[:-1]) < geo}
+    cut = [_cut_top(t, geo) if k in cuts else t for k, t in enumerate(per_tube)]
     changed: list[list] = []
     for v in (out, dropped, cut) if strong else (out, cut):
         if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
