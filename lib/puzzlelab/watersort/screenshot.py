@@ -36,7 +36,9 @@ General image analysis, no game's pixel coordinates or colours:
    a cover whose icon was missed (`_covers_from_top`);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
-   units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
+   units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
+   of one colour count as one run where the picture draws no line between a colour's units:
+   `_one_colour_runs`; one that leaves
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
