@@ -31,6 +31,7 @@ from puzzlelab.watersort.screenshot import (
     _missed_marks,
     _near_colours,
     _none_full,
+    _one_colour_runs,
     _Segment,
     _shown_tops,
     _tinted_full,
@@ -643,6 +644,32 @@ def test_a_plain_top_split_off_question_cells_counts_with_them_for_even_runs():
     assert _colour_runs([[seg("hidden", 2), seg("liquid", 1)]], fill - 20) == [1]  # another
     assert _colour_runs([[seg("hidden", 1), seg("liquid", 2)]], fill) == [2]  # a grey liquid
     assert _colour_runs([[seg("liquid", 1, cut=True)]]) == [1]  # no '?' under it
+
+
+def test_a_cut_inside_one_colour_does_not_hide_that_every_run_is_even():
+    """A glint cut a two-unit orange run into 1 + 1 (13906, read as capacity 10 of 5 with no
+    doubt): where the picture draws no line between a colour's units (more of them meet
+    inside runs than across such cuts), neighbouring runs of one label count as one run,
+    so every run is even and the board is read again on twice the unit. A game that draws
+    a line between every unit keeps its units apart; tubes whose runs do not match their
+    labels are left alone."""
+
+    def seg(units: int, kind: str = "liquid") -> _Segment:
+        return _Segment(0, 10, np.array([50.0, 0, 0]), kind, units=units)
+
+    per_tube = [[seg(4), seg(2), seg(2)], [seg(2), seg(4), seg(2), seg(1), seg(1)], [seg(2)]]
+    labels = [list("aaaabbaa"), list("aabbbbaabb"), list("bb")]
+    assert _even_runs(_colour_runs(per_tube), 10) == []  # the cut hid it
+    joined = _one_colour_runs(per_tube, labels)
+    assert _colour_runs(joined) == [4, 2, 2, 2, 4, 2, 2, 2]
+    assert "capacity 10 or 5" in _even_runs(_colour_runs(joined), 10)[0]
+    assert per_tube[1][-1].units == 1  # the reading's own runs are left alone
+    lines = [[seg(1)] * 4, [seg(1)] * 4]  # a line between every unit: no run is joined
+    assert _one_colour_runs(lines, [list("aabb"), list("bbaa")]) is lines
+    assert _one_colour_runs(per_tube, [None, *labels[1:]])[0] is per_tube[0]  # no labels
+    hidden = [[seg(2, "hidden"), seg(2)], [seg(4), seg(1), seg(1)]]
+    got = _one_colour_runs(hidden, [list("??aa"), list("bbbbaa")])
+    assert [s.units for s in got[0]] == [2, 2] and [s.units for s in got[1]] == [4, 2]
 
 
 def test_no_cork_is_dropped_when_another_tube_exceeds_the_capacity_uncorked():

@@ -11,6 +11,8 @@ import pytest
 
 from puzzlelab.watersort.screenshot import (
     DEFAULT_PARAMS,
+    RIM_REACH,
+    RIM_UNITS,
     _add_top,
     _added_bounds,
     _afloat,
@@ -18,6 +20,7 @@ from puzzlelab.watersort.screenshot import (
     _beside_hidden,
     _bounds,
     _cell_marked,
+    _choose,
     _completed,
     _count_units,
     _counted,
@@ -415,6 +418,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
             "boxes cut at the liquid's top: a top unit of the glass's colour, 1.1 units of run",
         ),
         (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
+        (13906, "a glint cut a colour's even run in two: capacity 10 of 5, silently"),
+        (13645, "a headroom merged into a top run on the grid, with '?' cells: 4 of 3"),
+        (13387, "an overfull top run starting 0.2 units under its box's top: 6 of 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -724,16 +730,17 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
     assert tubes[0][-1].units == 2  # the reading's own segments are left alone
     (dropped,) = _rim_glass(tubes, names, 2, rims)  # no unit left for it: glass alone
     assert [s.units for s in dropped[0]] == [2]
-    names[1] = ["a", "b"]  # b is also seen below the rim: a liquid, kept
-    assert _rim_glass(tubes, names, 2, rims) == []
+    names[1] = ["a", "b"]  # b is also seen below the rim: a liquid, kept (10244: the
+    assert _rim_glass(tubes, names, 2, rims) == []  # capacity 2 was a guess too small)
     seen = [["a", "a", "b", "b"], ["a", "b"], []]  # fully visible: the invariant is exact
     visible = [*tubes[:2], []]
     (whole,) = _rim_glass(visible, seen, 2, rims)  # glass with a liquid's tint, maybe
     assert [s.units for s in whole[0]] == [2] and whole[1] is tubes[1]
     cut, whole = _rim_glass(visible, seen, 3, rims)  # cut down, or dropped whole
     assert [s.units for s in cut[0]] == [2, 1] and [s.units for s in whole[0]] == [2]
-    top.fit = 0.9  # on the grid: a whole run, cut only if it is glass alone
-    assert _rim_glass(tubes, names, 3, rims) == []
+    top.fit = 0.9  # on the grid: a whole run, dropped only if it is glass alone ...
+    (cut,) = _rim_glass(tubes, names, 3, rims)  # ... else offered cut down to the height
+    assert [s.units for s in cut[0]] == [2, 1]
     assert _rim_glass(tubes, names, 3, [-1.0] * 3) == []  # the run starts below the rim
     assert _rim_glass(tubes, names, 4, rims) == []  # the stack fits the tubes
     tubes[1] = bottom + [top]  # every tube overflows at the rim: the boxes are short
@@ -744,7 +751,9 @@ def test_a_rim_run_on_the_grid_is_also_offered_cut_down_on_a_visible_board():
     """A headroom near a unit tall, over a picture of nearly a liquid's colour, merges into
     that liquid's top run and lands on the grid (12622): on a fully visible board the run
     cut down to the units the tubes' height leaves is offered too, after the run dropped
-    whole, for the invariant to judge; on a board with covers it is not."""
+    whole, for the invariant to judge; on a board with covers or '?' (13645) only the run
+    cut down keeping a unit is, and `_rim_doubts` leaves a doubt on the whole unit it cut
+    (none is dropped whole there: 10244's capacity guessed too small would lose a liquid)."""
     bottom = [_seg(40, "liquid", 80, units=2)]
     top = _seg(0, "liquid", 20, units=2)
     top.fit = 0.9  # on the grid: no glass by its top alone
@@ -754,7 +763,44 @@ def test_a_rim_run_on_the_grid_is_also_offered_cut_down_on_a_visible_board():
     assert [s.units for s in whole[0]] == [2] and [s.units for s in cut[0]] == [2, 1]
     assert cut[1] is visible[1] and visible[0][-1].units == 2  # the reading's own runs stay
     tubes = [bottom + [top], list(bottom), None]
-    assert _rim_glass(tubes, [["a", "a", "b", "b"], ["a", "b"], None], 3, [2.0] * 3) == []
+    names = [["a", "a", "b", "b"], ["a", "b"], None]
+    (cut,) = _rim_glass(tubes, names, 3, [2.0] * 3)
+    assert [s.units for s in cut[0]] == [2, 1] and cut[2] is None
+    assert _rim_doubts(tubes, cut, names) == [
+        ("tube 0: the run at its rim was read as the headroom's glass: check it", [0])
+    ]
+    top.fit = 0.3  # off the grid: only the glass above the grid went, no doubt
+    assert _rim_doubts(tubes, _rim_glass(tubes, names, 3, [2.0] * 3)[0], names) == []
+    assert _rim_doubts(visible, cut, seen) == []  # fully visible: the invariant judged it
+    top.fit = 0.9
+    assert _rim_glass(tubes, names, 2, [2.0] * 3) == []  # no unit left: not dropped whole
+
+
+def test_a_top_run_starting_just_under_the_box_top_is_at_the_rim():
+    """An overfull stack's top run whose first rows read apart (13387: it starts 0.2 units
+    under its box's top) still holds the headroom's glass: `_choose` takes the rim from
+    `rimmed` (the box top plus `RIM_REACH` units), not from where glass may begin (`rims`,
+    `RIM_UNITS`), and cuts the run down to the units the tubes' height leaves."""
+
+    def seg(y0: int, y1: int, lab: tuple, units: int = 1, fit: float = 1.0) -> _Segment:
+        return _Segment(y0, y1, np.array(lab, float), "liquid", units=units, fit=fit)
+
+    red, green, blue = (50.0, 60.0, 40.0), (60.0, -50.0, 40.0), (40.0, 20.0, -60.0)
+    top, unit = 100, 20.0
+    per_tube = [
+        [seg(160, 180, red), seg(140, 160, green), seg(104, 140, blue, 2, fit=0.3)],
+        [seg(160, 180, blue), seg(140, 160, blue), seg(120, 140, red)],
+        [seg(160, 180, green), seg(140, 160, green), seg(120, 140, red)],
+        [],
+    ]
+    rims = [top + RIM_UNITS * unit] * 4  # 103: the run starts lower
+    tubes, _, capacity, *_ = _choose(per_tube, 3, [], DEFAULT_PARAMS, rims)
+    assert capacity == 4 and len(tubes[0]) == 4  # no rim: the stack is left overfull
+    rimmed = [top + RIM_REACH * unit] * 4
+    tubes, _, capacity, *_ = _choose(per_tube, 3, [], DEFAULT_PARAMS, rims, rimmed)
+    assert capacity == 3 and [len(t) for t in tubes] == [3, 3, 3, 0]
+    rimmed = [-np.inf] * 4  # glass shows above every box: their tops are no rims
+    assert _choose(per_tube, 3, [], DEFAULT_PARAMS, rims, rimmed)[2] == 4
 
 
 def test_glass_above_a_box_shows_its_top_is_no_rim():

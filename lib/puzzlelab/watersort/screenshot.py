@@ -38,7 +38,9 @@ General image analysis, no game's pixel coordinates or colours:
    a cover whose icon was missed (`_covers_from_top`);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
-   units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
+   units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
+   of one colour count as one run where the picture draws no line between a colour's units:
+   `_one_colour_runs`; one that leaves
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
@@ -2212,7 +2214,10 @@ def _read_slots(
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
     all_boxes = [box for box, _ in slots]
-    rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
+    rimmed = [
+        -np.inf if _glass_above(lab, box, _room(box, all_boxes)) else box[1] + RIM_REACH * unit
+        for box in all_boxes
+    ]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     lidded = _covers_from_top(per_tube, [b for b, _ in slots], out[0], out[2], (unit, offset))
     if lidded:  # a cover whose icon was missed: it hides the tube from its top
@@ -2274,7 +2279,10 @@ def _read_slots(
         )
     else:
         problems += [
-            (text, []) for text in _even_runs(_colour_runs(per_tube, marks.get("fill")), capacity)
+            (text, [])
+            for text in _even_runs(
+                _colour_runs(_one_colour_runs(per_tube, tubes), marks.get("fill")), capacity
+            )
         ]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
@@ -2686,6 +2694,44 @@ def _colour_runs(per_tube: list, fill: np.ndarray | None = None) -> list[int]:
     return out
 
 
+def _one_colour_runs(per_tube: list, tubes: list) -> list:
+    """`per_tube` with neighbouring liquid runs read as one colour joined into one run, when
+    the picture draws no line between a colour's units: more units of one colour meet inside
+    one run than across a cut between two runs of that colour (a shade or a glint down the
+    liquid cut it). A game drawing such lines cuts every run into its units, so its units
+    stay apart. Tubes whose runs do not match their labels unit for unit are left alone."""
+    inside = sum(s.units - 1 for t in per_tube if t for s in t if s.kind == "liquid")
+    pairs = [_labelled(segs, t) for segs, t in zip(per_tube, tubes, strict=True)]
+    across = sum(
+        a[1] == b[1] and a[0].kind == b[0].kind == "liquid"
+        for p in pairs
+        for a, b in pairwise(p or [])
+    )
+    if not across or inside <= across:
+        return per_tube
+    return [_joined(p) if p else segs for p, segs in zip(pairs, per_tube, strict=True)]
+
+
+def _labelled(segs: list | None, labels: list | None) -> list[tuple] | None:
+    """(run, its label) bottom up, or None when the runs' units do not match `labels`."""
+    if not segs or labels is None or sum(s.units for s in segs) != len(labels):
+        return None
+    starts = np.cumsum([0] + [s.units for s in segs])[:-1]
+    return [(s, labels[int(i)]) for s, i in zip(segs, starts, strict=True)]
+
+
+def _joined(pairs: list[tuple]) -> list[_Segment]:
+    """The runs of `pairs` (see `_labelled`), neighbouring liquids of one label joined."""
+    out: list[tuple] = []
+    for s, name in pairs:
+        if out and s.kind == out[-1][0].kind == "liquid" and name == out[-1][1]:
+            low = out[-1][0]
+            out[-1] = (replace(low, y0=s.y0, units=low.units + s.units), name)
+        else:
+            out.append((s, name))
+    return [s for s, _ in out]
+
+
 def _fill_piece(seg: _Segment, below: _Segment, fill: np.ndarray | None) -> bool:
     """True when a liquid run of one unit on a '?' run is a grey within `SAME_FILL` of the
     '?' cells' fill (see `_hidden_fill`): a piece of its top cell the mark left plain, no
@@ -2795,7 +2841,7 @@ def _choose(
     covered_idx: list[int],
     params: ReaderParams,
     rims: list[float],
-    rimmed: list[bool] | None = None,
+    rimmed: list[float] | None = None,
 ) -> tuple:
     """The labelled reading (see `_label`) that keeps the game's invariant, else the first.
 
@@ -2804,8 +2850,9 @@ def _choose(
     seen too rarely, only ever at the top of a tube, read as glass instead). `rims[k]` is
     the lowest row where tube k's glass may still begin (see `_as_glass`). A reading that
     needs more units than the tubes' height `geo` gives, or breaks the invariant, is first
-    tried with the glass taken out of runs at the rims (see `_rim_glass`) of the tubes
-    `rimmed` marks (no glass shows above their box: see `_glass_above`)."""
+    tried with the glass taken out of runs at the rims (see `_rim_glass`): runs starting
+    above `rimmed[k]`, -inf for a tube whose glass shows above its box (its top is no rim:
+    see `_glass_above`)."""
     first = None
     variants = [per_tube]
     while variants:
@@ -2816,7 +2863,7 @@ def _choose(
             broken = bool(self_check(out[0], out[2]))
             if first is None:
                 first = out
-                tops = [r if rimmed and rimmed[k] else -np.inf for k, r in enumerate(rims)]
+                tops = list(rimmed) if rimmed else [-np.inf] * len(rims)
                 doubt = broken or out[2] > geo  # past the tubes' height
                 for rim in _rim_glass(tubes, out[0], geo, tops) if doubt else []:
                     alt = _label(
@@ -2988,6 +3035,9 @@ def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: in
     return end if 2 * votes[end] >= len(boxes) and min(votes.values()) == 0 else ""
 
 
+RIM_CUT_FIT = 0.5  # a top run fitting the grid this well ends on a boundary (see `_rim_glass`)
+
+
 def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
     """Per tube segments with the glass taken out of top runs that start at the rim (above
     `rims[k]`) in stacks of more than `geo` units (the capacity the tubes' height gives): one
@@ -3001,9 +3051,12 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     the exception: when most tubes with liquid overflow at the rim, the boxes are short.
     On a fully visible board (no '?', no cover: the invariant is exact), a second variant
     drops every such run whole, for `_choose`'s invariant to judge: glass whose tint matches
-    a liquid's colour is seen elsewhere too; a third cuts every such run down to the units
-    `geo` leaves even on the grid (a headroom near a unit tall, over a picture of nearly
-    the liquid's colour, merged into its run), for the invariant to judge as well."""
+    a liquid's colour is seen elsewhere too. A last one, on any board, cuts every such run
+    down to the units `geo` leaves even on the grid (a headroom near a unit tall, over a
+    picture of nearly the liquid's colour, merged into its run), for the invariant to judge
+    as well; on a board whose invariant is weak, only runs keeping a unit are cut (none is
+    dropped whole: a capacity guessed too small would lose a liquid), and a whole unit so
+    cut stays in doubt (see `_rim_doubts`)."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -3018,15 +3071,16 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     out = list(per_tube)
     for k, t in rim.items():
         left = geo - sum(s.units for s in t[:-1])
-        if left > 0 and t[-1].fit < 0.5:
+        if left > 0 and t[-1].fit < RIM_CUT_FIT:
             out[k] = t[:-1] + [replace(t[-1], units=left)]
         elif at_rim[names[k][-1]] == counts[names[k][-1]]:
             out[k] = t[:-1]
     strong = _fully_visible(names)  # the invariant is exact
     dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
-    cut = [_cut_top(t, geo) if k in rim else t for k, t in enumerate(per_tube)]
+    cuts = {k for k, t in rim.items() if strong or sum(s.units for s in t[:-1]) < geo}
+    cut = [_cut_top(t, geo) if k in cuts else t for k, t in enumerate(per_tube)]
     changed: list[list] = []
-    for v in (out, dropped, cut)[: 3 if strong else 1]:
+    for v in (out, dropped, cut) if strong else (out, cut):
         if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
             changed.append(v)
     return changed
@@ -3054,20 +3108,30 @@ def _same_stacks(a: list, b: list) -> bool:
 
 
 def _rim_doubts(before: list, after: list, names: list) -> list[tuple[str, list[int]]]:
-    """(problem, [tube]) for each run `_rim_glass` dropped as glass, when '?' units or covered
-    tubes leave the invariant too weak to confirm it (they may hold whatever the run was). A
-    run cut down keeps its colour: only the glass above the grid went."""
+    """(problem, [tube]) for each run `_rim_glass` dropped as glass, or cut down by a whole
+    unit on the grid, when '?' units or covered tubes leave the invariant too weak to confirm
+    it (they may hold whatever the run was). A run off the grid cut down keeps its colour:
+    only the glass above the grid went."""
     if _fully_visible(names):
         return []
     return [
         (f"tube {k}: the run at its rim was read as the headroom's glass: check it", [k])
         for k, (a, b) in enumerate(zip(before, after, strict=True))
-        if a is not None and len(b) < len(a)
+        if a is not None and (len(b) < len(a) or _whole_cut(a, b))
     ]
+
+
+def _whole_cut(before: list[_Segment], after: list[_Segment]) -> bool:
+    """True when `after` holds fewer units than `before`, its top run cut on the unit grid."""
+    fewer = sum(s.units for s in after) < sum(s.units for s in before)
+    return fewer and before[-1].fit >= RIM_CUT_FIT
 
 
 GLASSY = 35.0  # a top run nearer than this (ΔE) to the glass at its height may be glass
 RIM_UNITS = 0.15  # glass runs down from the tube's top: a run starting lower is no glass
+# units: an overfull stack's top run starting this near its box's top holds the headroom's
+# glass (see `_rim_glass`): its top rows may read apart (the rim's outline, shading)
+RIM_REACH = 0.25
 
 
 def _as_glass(
