@@ -3691,7 +3691,9 @@ def _under_headroom(
         if len(top) < 2:
             continue
         up, run = top[-2], top[-1]
-        if run.glass < SURE_GLASS or up.glass >= run.glass:
+        if up.glass >= run.glass:
+            continue
+        if run.glass < SURE_GLASS and not _inner_step(flat, box, up, run, glass):
             continue
         tol = max(2.0, 0.03 * h)
         row = [rows for b, rows in seams if b != box and abs(b[1] - y) < 0.1 * h]
@@ -3701,6 +3703,29 @@ def _under_headroom(
             continue
         out[k] = run
     return out
+
+
+INNER_STEP = 4.5  # ΔE: half the profile's jump, a step JPEG noise in a flat run does not make
+SIDE_SHARE = 0.3  # of the step inside: a picture stepping less beside the tube shows no such step
+
+
+def _inner_step(flat: np.ndarray, box: tuple, up: _Segment, run: _Segment, glass: _Glass) -> bool:
+    """True when the colour steps from `up` to `run` (runs taken for glass, `up` right above)
+    down the tube's centre by `INNER_STEP` or more while the picture just beside the tube
+    steps by under `SIDE_SHARE` of that at the same row: glass shows the picture, so a step
+    the picture does not make is a liquid's surface, however near the glass its colour."""
+    k = max(2, min(up.length, run.length) // 3)
+    y, prof = run.y0, _profile(flat, box)
+    i = y - box[1]
+    if i < k or i + k > len(prof):
+        return False
+    step = np.median(prof[i - k : i], axis=0) - np.median(prof[i : i + k], axis=0)
+    inside = float(np.linalg.norm(step))
+    room = _room(box, list(glass.boxes))
+    above, below = _beside(flat, box, y - k, y, room), _beside(flat, box, y, y + k, room)
+    if above is None or below is None or inside < INNER_STEP:
+        return False
+    return float(np.linalg.norm(above - below)) < SIDE_SHARE * inside
 
 
 def _split_glass(
