@@ -3786,7 +3786,7 @@ def _under_liquid(segs: list[_Segment], box: tuple, least: float = 4.0) -> None:
 def _tall_liquid(seg: _Segment, box: tuple) -> bool:
     """A run of liquid taller than 8 % of its tube and below the rim (its top tenth)."""
     _, y, _, h = box
-    return seg.kind == "liquid" and seg.length > 0.08 * h and seg.y0 > y + 0.1 * h
+    return seg.kind in ("liquid", "hidden") and seg.length > 0.08 * h and seg.y0 > y + 0.1 * h
 
 
 def _fine(cut: list[_Segment], prof: np.ndarray, box: tuple, jump: float) -> list[_Segment]:
