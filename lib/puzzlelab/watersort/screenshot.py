@@ -3842,6 +3842,9 @@ def _reclaimable(slots: list, per_tube: list, marks: dict, same: float = 5.0) ->
     return out
 
 
+STEP_RATIO = 8.0  # a top differing this many times more than the bottom from the middle steps
+
+
 def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> bool:
     """True when a run's colour drifts from its top third to its bottom third (by more than
     `most`, ΔE): a liquid is one flat colour, glass shows the picture behind it changing. The
@@ -3857,7 +3860,8 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
         return False
     top, bottom = np.median(prof[a : a + third], axis=0), np.median(prof[b - third : b], axis=0)
     middle = np.median(prof[a + third : b - third], axis=0)
-    if np.linalg.norm(middle - bottom) <= most / 4 < np.linalg.norm(top - middle) / 2:
+    step, rest = float(np.linalg.norm(top - middle)), float(np.linalg.norm(middle - bottom))
+    if rest <= max(most / 4, step / STEP_RATIO) and most / 4 < step / 2:
         return False  # flat below a differing top: the headroom's glass merged into a liquid
     return bool(np.linalg.norm(top - bottom) > most)
 
