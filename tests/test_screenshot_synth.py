@@ -416,6 +416,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
             "boxes cut at the liquid's top: a top unit of the glass's colour, 1.1 units of run",
         ),
         (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
+        (13034, "an olive near a gradient's median background read as glass: 3 units, silently"),
+        (12391, "a faint glass top over a photo, its liquid near the board's median: silent"),
+        (13990, "a brown liquid 6.9 from the photo behind, a step the photo lacks: silent"),
+        (13938, "a headroom merged into a shaded top unit, taken as drifting glass: silent"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
