@@ -1943,9 +1943,10 @@ class _Glass:
         if self.fit is not None:  # see-through glass of known opacity
             a, b = self.fit
             along = float(np.linalg.norm(seg.lab - a * side - b))
+            along = min(along, float(np.linalg.norm(seg.lab - side)))  # or clear glass
         else:
             along = _off_line(seg.lab, self.color, side - self.ref)
-        return float(min(along, np.linalg.norm(seg.lab - side)))  # or clear glass
+        return float(min(along, np.linalg.norm(seg.lab - self.bg)))
 
 
 def _off_line(c: np.ndarray, start: np.ndarray, shift: np.ndarray) -> float:
