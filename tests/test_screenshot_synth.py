@@ -416,10 +416,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
             "boxes cut at the liquid's top: a top unit of the glass's colour, 1.1 units of run",
         ),
         (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
-        (13034, "an olive near a gradient's median background read as glass: 3 units, silently"),
-        (12391, "a faint glass top over a photo, its liquid near the board's median: silent"),
         (13990, "a brown liquid 6.9 from the photo behind, a step the photo lacks: silent"),
-        (13938, "a headroom merged into a shaded top unit, taken as drifting glass: silent"),
+        (13938, "a headroom merged into a shaded top unit, taken as drifting glass: 2 short"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -955,21 +953,6 @@ def test_a_step_inside_the_glass_is_a_top_unit_unless_other_tubes_show_it():
     assert list(found) == [0] and found[0].y0 == 15
     raw[0][2][0].glass = 20.0  # the run above is no nearer the glass: no headroom over it
     assert _under_headroom(raw, flat, glass, 9.0, 3.0, _glass_seams(raw)) == {}
-
-
-def test_glass_is_the_background_beside_the_tube_not_the_boards_median():
-    """Over a gradient the board's median background is no colour the glass shows at any
-    height: an olive run as near that median as 0.5 but far from the blue beside the tube
-    at its rows is no glass (13034: such a unit at a tube's bottom was read as glass)."""
-    lab = np.zeros((100, 60, 3))
-    lab[:, :] = np.linspace([85.0, -40.0, 75.0], [40.0, 5.0, -30.0], 100)[:, None, :]
-    box = (20, 0, 20, 100)
-    median = np.array([60.0, -16.0, 42.0])  # the gradient's median, as `_background` gives
-    olive = _Segment(80, 95, median + [0.5, 0.0, 0.0])
-    glass = _Glass(lab, lab[5, 0], lab[5, 0], (box,), median, (1.0, np.zeros(3)))
-    assert glass.distance(olive, box) > 30
-    seen = _Segment(80, 95, lab[87, 0].copy())  # the picture beside: glass
-    assert glass.distance(seen, box) < 2
 
 
 def _picture_tube(side_step: float) -> tuple:
