@@ -72,6 +72,7 @@ from puzzlelab.watersort.screenshot import (
     _under_headroom,
     _under_liquid,
     _unlike_beside,
+    _varies,
     _whole_top,
     outcome,
     read_screenshot,
@@ -421,6 +422,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (13906, "a glint cut a colour's even run in two: capacity 10 of 5, silently"),
         (13645, "a headroom merged into a top run on the grid, with '?' cells: 4 of 3"),
         (13387, "an overfull top run starting 0.2 units under its box's top: 6 of 5"),
+        (13990, "a brown liquid 6.9 from the photo behind, a step the photo lacks: silent"),
+        (13938, "a headroom merged into a shaded top unit, taken as drifting glass: 2 short"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -949,6 +952,15 @@ def test_glass_under_liquid_at_the_bottom_is_skipped():
     assert _stack([_seg(0, "empty", 1), _seg(50, "empty", 2)], box) == []
 
 
+def test_glass_under_a_run_of_hidden_cells_at_the_bottom_is_skipped():
+    """'?' cells are units of liquid too: a glass-coloured run under a tall run of them at a
+    tube's bottom (a box reaching under its tube) ends no stack (13574: read as empty)."""
+    box = (0, 0, 10, 100)
+    segs = [_seg(0, "liquid", 30), _seg(20, "hidden", 60), _seg(60, "empty", 1)]
+    segs[1].y1, segs[2].y1 = 60, 80
+    assert [s.kind for s in _stack(segs, box)] == ["hidden", "liquid"]
+
+
 def test_a_bottom_piece_flatter_than_any_unit_is_the_bottom_edge():
     """A run at a tube's very bottom flatter than `MIN_UNIT_WIDTH` tube widths (a round
     bottom's curve mixing its liquid with the outline or the picture) is no unit: the stack
@@ -987,6 +999,53 @@ def test_a_step_inside_the_glass_is_a_top_unit_unless_other_tubes_show_it():
     assert list(found) == [0] and found[0].y0 == 15
     raw[0][2][0].glass = 20.0  # the run above is no nearer the glass: no headroom over it
     assert _under_headroom(raw, flat, glass, 9.0, 3.0, _glass_seams(raw)) == {}
+
+
+def _picture_tube(side_step: float) -> tuple:
+    """(flat image, box, tube's runs from the top): clear glass over a brown picture to row
+    30, a liquid 6 ΔE off the picture from row 30 to 70, another liquid below; the picture
+    beside the tube steps by `side_step` (ΔE) at row 30."""
+    brown = np.array([51.0, -5.0, 23.0])
+    flat = np.tile(brown, (100, 60, 1))
+    flat[30:, :, 2] += side_step
+    box = (20, 0, 20, 100)
+    liquid = brown + [2.0, 6.0, 0.0]
+    flat[30:70, 26:34] = liquid  # down the tube's centre only: the profile's 40 %
+    flat[70:, 26:34] = [58.0, 81.0, -49.0]
+    up = _Segment(0, 30, brown.copy(), "empty", glass=0.5)
+    run = _Segment(30, 70, liquid, "empty", glass=6.3)
+    low = _Segment(70, 100, np.array([58.0, 81.0, -49.0]), "liquid", glass=90.0)
+    return flat, box, [up, run, low]
+
+
+def test_a_step_the_picture_beside_does_not_make_is_a_liquids_surface():
+    """A run nearer the clear glass than `SURE_GLASS` under the headroom is a liquid's top
+    when the colour steps into it down the tube while the picture beside does not (13990: a
+    brown liquid 6.9 from the photo behind, two units read as glass, silently); when the
+    picture steps there too, the step is the picture's, seen through the glass."""
+    flat, box, segs = _picture_tube(0.0)
+    glass = _Glass(flat, flat[0, 0], flat[0, 0], (box,), flat[0, 0], (1.0, np.zeros(3)))
+    found = _under_headroom([(0, box, segs)], flat, glass, 9.0, 3.0, [])
+    assert list(found) == [0] and found[0].y0 == 30
+    flat, box, segs = _picture_tube(6.3)
+    glass = _Glass(flat, flat[0, 0], flat[0, 0], (box,), flat[0, 0], (1.0, np.zeros(3)))
+    assert _under_headroom([(0, box, segs)], flat, glass, 9.0, 3.0, []) == {}
+
+
+def test_a_headroom_merged_into_a_shaded_liquid_does_not_drift():
+    """A headroom merged into the unit under it makes the run's top third differ by 29 ΔE;
+    the liquid below is shaded by 2.2 (JPEG), over the 2 a flat colour allows: a step many
+    times the shading is the headroom's edge, not glass drifting (13938). Glass drifting
+    steadily down a picture still drifts."""
+    prof = np.zeros((90, 3))
+    prof[:22] = [52.0, 6.0, 11.0]
+    prof[22:60] = [75.0, 0.0, -4.0]
+    prof[60:] = [75.0, 1.0, -2.0]
+    box = (0, 0, 10, 200)
+    run = _Segment(0, 90, np.array([75.0, 0.0, -3.0]))
+    assert not _varies(prof, run, box)
+    prof[:, 0] = np.linspace(50.0, 70.0, 90)
+    assert _varies(prof, run, box)
 
 
 def test_a_top_run_of_the_glass_colour_that_drifts_is_looked_at_for_a_step():

@@ -3816,7 +3816,9 @@ def _under_headroom(
         if len(top) < 2:
             continue
         up, run = top[-2], top[-1]
-        if run.glass < SURE_GLASS or up.glass >= run.glass:
+        if up.glass >= run.glass:
+            continue
+        if run.glass < SURE_GLASS and not _inner_step(flat, box, up, run, glass):
             continue
         tol = max(2.0, 0.03 * h)
         row = [rows for b, rows in seams if b != box and abs(b[1] - y) < 0.1 * h]
@@ -3826,6 +3828,29 @@ def _under_headroom(
             continue
         out[k] = run
     return out
+
+
+INNER_STEP = 4.5  # ΔE: half the profile's jump, a step JPEG noise in a flat run does not make
+SIDE_SHARE = 0.3  # of the step inside: a picture stepping less beside the tube shows no such step
+
+
+def _inner_step(flat: np.ndarray, box: tuple, up: _Segment, run: _Segment, glass: _Glass) -> bool:
+    """True when the colour steps from `up` to `run` (runs taken for glass, `up` right above)
+    down the tube's centre by `INNER_STEP` or more while the picture just beside the tube
+    steps by under `SIDE_SHARE` of that at the same row: glass shows the picture, so a step
+    the picture does not make is a liquid's surface, however near the glass its colour."""
+    k = max(2, min(up.length, run.length) // 3)
+    y, prof = run.y0, _profile(flat, box)
+    i = y - box[1]
+    if i < k or i + k > len(prof):
+        return False
+    step = np.median(prof[i - k : i], axis=0) - np.median(prof[i : i + k], axis=0)
+    inside = float(np.linalg.norm(step))
+    room = _room(box, list(glass.boxes))
+    above, below = _beside(flat, box, y - k, y, room), _beside(flat, box, y, y + k, room)
+    if above is None or below is None or inside < INNER_STEP:
+        return False
+    return float(np.linalg.norm(above - below)) < SIDE_SHARE * inside
 
 
 def _split_glass(
@@ -3886,7 +3911,7 @@ def _under_liquid(segs: list[_Segment], box: tuple, least: float = 4.0) -> None:
 def _tall_liquid(seg: _Segment, box: tuple) -> bool:
     """A run of liquid taller than 8 % of its tube and below the rim (its top tenth)."""
     _, y, _, h = box
-    return seg.kind == "liquid" and seg.length > 0.08 * h and seg.y0 > y + 0.1 * h
+    return seg.kind in ("liquid", "hidden") and seg.length > 0.08 * h and seg.y0 > y + 0.1 * h
 
 
 def _fine(cut: list[_Segment], prof: np.ndarray, box: tuple, jump: float) -> list[_Segment]:
@@ -3942,6 +3967,9 @@ def _reclaimable(slots: list, per_tube: list, marks: dict, same: float = 5.0) ->
     return out
 
 
+STEP_RATIO = 8.0  # a top differing this many times more than the bottom from the middle steps
+
+
 def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> bool:
     """True when a run's colour drifts from its top third to its bottom third (by more than
     `most`, ΔE): a liquid is one flat colour, glass shows the picture behind it changing. The
@@ -3957,7 +3985,8 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
         return False
     top, bottom = np.median(prof[a : a + third], axis=0), np.median(prof[b - third : b], axis=0)
     middle = np.median(prof[a + third : b - third], axis=0)
-    if np.linalg.norm(middle - bottom) <= most / 4 < np.linalg.norm(top - middle) / 2:
+    step, rest = float(np.linalg.norm(top - middle)), float(np.linalg.norm(middle - bottom))
+    if rest <= max(most / 4, step / STEP_RATIO) and most / 4 < step / 2:
         return False  # flat below a differing top: the headroom's glass merged into a liquid
     return bool(np.linalg.norm(top - bottom) > most)
 
