@@ -2180,6 +2180,7 @@ def _read_slots(
     rimmed = [not _glass_above(lab, box, _room(box, all_boxes)) for box in all_boxes]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     lidded = _covers_from_top(per_tube, [b for b, _ in slots], out[0], out[2], (unit, offset))
+    lidded += _striped_empties(lab, out[0], [b for b, _ in slots])
     if lidded:  # a cover whose icon was missed: it hides the tube from its top
         for k in lidded:
             per_tube[k] = None
@@ -2618,6 +2619,57 @@ def _covers_from_top(
         if min(s.y0 for s in filled) - y < COVER_REACH * headroom:
             out.append(k)
     return out
+
+
+# a cloth's folds drawn as upright stripes across a cover: each turns from light to shade by
+# this much lightness (ΔL; glass, its glints and JPEG noise stay within a few, an outline's
+# inner edge once), ...
+STRIPE_SWING = 8.0
+STRIPE_SWINGS = 3  # ... turning at least this often across its middle (a glint turns once)
+STRIPE_SHARE = 0.5  # ... with most of its middle columns off their median by over 6 ΔL
+STRIPE_OFF = 6.0
+STRIPE_AGREE = 3.0  # ΔL: folds run the cover's height, so its halves' stripes differ less
+
+
+def _swings(prof: np.ndarray, least: float = STRIPE_SWING) -> int:
+    """Turns of a profile between a rise and a fall, each of at least `least`."""
+    turns, sign, start, peak = 0, 0, float(prof[0]), float(prof[0])
+    for v in map(float, prof[1:]):
+        if sign == 0 and abs(v - start) >= least:
+            sign, peak = (1 if v > start else -1), v
+        elif sign and (v - peak) * sign > 0:
+            peak = v
+        elif sign and abs(v - peak) >= least:
+            turns, sign, peak = turns + 1, -sign, v
+    return turns
+
+
+def _striped(lab: np.ndarray, box: tuple) -> bool:
+    """True when a tube's middle columns (60 % of its width, rows a tenth in from its ends)
+    show upright stripes: their lightness swings (`STRIPE_SWING`) `STRIPE_SWINGS` times or
+    more across the tube, most columns off the median, alike in the top and bottom halves.
+    Empty glass shows the picture behind it, flat but for a glint or an outline's edge."""
+    x, y, w, h = box
+    core = lab[y + h // 10 : y + h - h // 10, max(0, x + w // 5) : x + w - w // 5, 0]
+    if core.shape[0] < 4 or core.shape[1] < 6:
+        return False
+    prof = np.median(core, axis=0)
+    top, bottom = (np.median(half, axis=0) for half in np.array_split(core, 2))
+    off = np.abs(prof - np.median(prof)) > STRIPE_OFF
+    return bool(
+        _swings(prof) >= STRIPE_SWINGS
+        and off.mean() >= STRIPE_SHARE
+        and np.abs(top - bottom).mean() < STRIPE_AGREE
+    )
+
+
+def _striped_empties(lab: np.ndarray, tubes: list, boxes: list) -> list[int]:
+    """Tubes read empty on a board with covers whose inside is striped (see `_striped`): a
+    curtain whose icon is lost in its folds reads as one run near the glass's colour, and
+    the covered tubes' unknown units keep every count, so only the stripes tell it."""
+    if all(t is not None for t in tubes):
+        return []
+    return [k for k, t in enumerate(tubes) if t == [] and _striped(lab, boxes[k])]
 
 
 def _hidden_tops(tubes: list) -> list[int]:
