@@ -729,7 +729,7 @@ def _fill_row(
         filled.append((round(x), y, w, h))
         x += pitch
     own = (xs[0], xs[-1] + w)
-    filled = [b for b in filled if _inside(b, own, reach)]
+    filled = [b for b in filled if _inside(b, own, reach) or _holds_liquid(lab, prof, b)]
     added, missed = set(), []
     for b in filled:
         if prof is not None and _sided(prof, b):
@@ -750,6 +750,18 @@ def _fill_row(
         elif lo < b[0] < hi:
             gaps.append((r, b[0]))
     return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r, prof)
+
+
+HELD_CHANGES = 6  # image rows down a slot's middle with a colour jump: liquid (see `_gaps_taken`)
+
+
+def _holds_liquid(lab: np.ndarray, prof: np.ndarray | None, box: tuple) -> bool:
+    """True when a slot shows both walls of a tube in the row's side profile `prof` (see
+    `_sided`) and the colour changes of liquid units down its middle (`_changes`): a tube
+    standing beyond the other rows' span (rows of a board need not be alike: a longer row's
+    end tubes may be missed with their outline), where a photo beside a short row, however
+    busy, shows no pair of walls at the row's pitch around colour bands."""
+    return prof is not None and _sided(prof, box) and _changes(lab, box) >= HELD_CHANGES
 
 
 def _finer(
