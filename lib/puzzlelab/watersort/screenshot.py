@@ -17,7 +17,10 @@ General image analysis, no game's pixel coordinates or colours:
    glass too faint to see shows its lowest unit), and a slot between two tubes that shows
    nothing is kept as an empty tube, doubted (`_plug_holes`); of two overlapping outlines
    in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
-   a ring of the picture beside a tube); one row whose reading breaks the
+   a ring of the picture beside a tube); the spacing adds no slot beyond every row unless
+   it shows both walls and liquid's bands (`_holds_liquid`); a slot read empty that shows
+   no wall where its row's tubes show theirs, and tints nothing, is dropped, found or
+   added (`_ghosts`); one row whose reading breaks the
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
@@ -33,7 +36,8 @@ General image analysis, no game's pixel coordinates or colours:
    and the outline across its bottom is neither unit nor glass; a run that shows a mark
    far from the glass is no glass drifting with the picture; on a board with covers, a tube
    full of one colour from its box's top, over the headroom a full tube shows as glass, is
-   a cover whose icon was missed (`_covers_from_top`);
+   a cover whose icon was missed (`_covers_from_top`), and so is a tube read empty there
+   whose middle shows upright stripes (`_striped_empties`: a curtain's folds);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; one that leaves
