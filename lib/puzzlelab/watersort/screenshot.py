@@ -1793,33 +1793,12 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
     ghosts -= kept | holes
     if not ghosts:
         return _unseen(reading, slots, kept, holes)
-    lost = {r for r, row in enumerate(filled) if any(b in ghosts for b, _ in row)}
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
-    gaps[:] = _recentred(gaps, filled, lost, scale, lab.shape[1])
     gaps += [(r, round(x / scale)) for r, x in _holes(filled, ghosts)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
     return _unseen(reading, slots, kept, holes)
-
-
-def _recentred(gaps: list, rows: list, lost: set, scale: float, width: int) -> list:
-    """`gaps` (row, x in the picture) less those beyond the ends of the `lost` rows (rows
-    that lost a ghost) that now sit centred, not half a pitch off (see `_centre`, which put
-    such gaps there counting the ghost in its row): games centre their rows, so the row,
-    its ghost dropped, misses no tube at its end."""
-    out = []
-    for r, x in gaps:
-        row = [b for b, _ in rows[r]] if r in lost and r < len(rows) else []
-        if len(row) >= 2:
-            xs = [b[0] for b in row]
-            pitch = float(np.median(np.diff(sorted(xs))))
-            off = ((min(xs) + max(xs) + row[0][2]) / 2 - width / 2) / max(pitch, 1.0)
-            inside = min(xs) < x * scale < max(xs)
-            if not inside and abs(abs(off) - 0.5) > 0.15:
-                continue
-        out.append((r, x))
-    return out
 
 
 def _plug_holes(rows: list, gaps: list) -> tuple[list, set]:
@@ -1858,29 +1837,20 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
     tinting the background (`_tinted`, down to `HOLE_TINT`: the spacing put the slot
     there). A smooth photo or gradient behind a row differs from the background beside a
     slot without any tube there; an empty tube, however faint its glass, changes the
-    picture across its walls. A box found with the rows is a ghost only where the row's
-    other tubes show their walls (`_walled`): the finding saw no tube's sides there."""
+    picture across its walls."""
     out, k = set(), 0
     for row in rows:
         xs = sorted(b[0] for b, _ in row)
         for box, _ in row:
             tube, k = tubes[k], k + 1
-            if tube != [] or len(xs) < 2:
+            if box in found or tube != [] or len(xs) < 2:
                 continue
             x, y, w, h = box
             pitch = min(abs(x - o) for o in xs if o != x)
             prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
-            if box in found and not _walled(prof, [b for b, _ in row if b != box]):
-                continue
             if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch, HOLE_TINT):
                 out.add(box)
     return out
-
-
-def _walled(prof: np.ndarray, boxes: list[tuple]) -> bool:
-    """True when most of a row's `boxes` show edges at both walls in its side profile (the
-    median tube's weaker wall at least what `_sided` counts as an edge at all)."""
-    return bool(boxes) and float(np.median([_walls(prof, b) for b in boxes])) >= 1.0
 
 
 def _centring(rows: list, ghosts: set, width: int) -> set:
