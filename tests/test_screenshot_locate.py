@@ -27,7 +27,6 @@ from puzzlelab.watersort.screenshot import (
     _pitch_hint,
     _plug_holes,
     _profile,
-    _recentred,
     _segments,
     _shared,
     _sided,
@@ -539,31 +538,3 @@ def test_a_slot_beyond_the_other_rows_span_is_a_tube_when_it_shows_walls_and_liq
     lab, side = _liquid_row([100, 160, 220], 360)
     slots = _fill_row(row, 360, lab, bg, [], 0, side, 0.0, (100, 260))
     assert [b[0] for b, _ in slots] == [100, 160, 220]
-
-
-def test_a_found_box_without_walls_where_its_row_shows_them_is_a_ghost():
-    """Seed 13552: a box found past a row's end read empty and showed no wall where the
-    row's other tubes show both: a ghost, as an added slot would be; where no tube of the
-    row shows its walls (a faint row), found boxes stay."""
-    w, h, y = 40, 180, 100
-    boxes = [(x, y, w, h) for x in (40, 120, 200, 280)]
-    side = np.zeros((800, 480), np.float32)
-    for x, *_ in boxes[:3]:
-        side[:, [x, x + w - 1]] = 5.0
-    rows = [[(b, False) for b in boxes]]
-    tubes = [["red"], ["blue"], [], []]
-    assert _ghosts(_lab_board([]), side, rows, set(boxes), tubes) == {boxes[3]}
-    faint = np.zeros((800, 480), np.float32)
-    assert _ghosts(_lab_board([]), faint, rows, set(boxes), tubes) == set()
-
-
-def test_a_row_that_lost_a_ghost_keeps_no_gap_at_its_end_once_centred():
-    """Seed 13552: the phantom at a row's right end set it half a pitch off centre, so the
-    centring asked for a tube at its left end; the phantom dropped, the row is centred and
-    that gap goes. A gap between the row's tubes, or at the end of a row still half a
-    pitch off, or of a row that lost nothing, stays."""
-    rows = [[((x, 100, 40, 180), False) for x in (100, 180, 260, 340)]]  # centred in 480
-    gaps = [(0, 10), (0, 150)]
-    assert _recentred(gaps, rows, {0}, 1.0, 480) == [(0, 150)]
-    assert _recentred(gaps, rows, set(), 1.0, 480) == gaps
-    assert _recentred(gaps, rows, {0}, 1.0, 560) == gaps  # 40 off: half a pitch

@@ -416,7 +416,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         ),
         (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
         (13358, "a grey curtain, its knob lost in its folds, read as an empty tube: silently"),
-        (13552, "a wall-less box found past a row's end: 7 over 7 for 7 over 6, a gap asked"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

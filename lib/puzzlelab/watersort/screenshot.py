@@ -18,9 +18,7 @@ General image analysis, no game's pixel coordinates or colours:
    nothing is kept as an empty tube, doubted (`_plug_holes`); of two overlapping outlines
    in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
    a ring of the picture beside a tube); the spacing adds no slot beyond every row unless
-   it shows both walls and liquid's bands (`_holds_liquid`); a slot read empty that shows
-   no wall where its row's tubes show theirs, and tints nothing, is dropped, found or
-   added (`_ghosts`); one row whose reading breaks the
+   it shows both walls and liquid's bands (`_holds_liquid`); one row whose reading breaks the
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
