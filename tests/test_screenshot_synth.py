@@ -416,6 +416,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         ),
         (12622, "a headroom of nearly a unit merged into a top run on the grid: 5 of 4"),
         (13358, "a grey curtain, its knob lost in its folds, read as an empty tube: silently"),
+        (13420, "a curtain over a photo, its knob missed, read as an empty tube"),
+        (13411, "a row of 7 over a row of 6: both end tubes cut by the other row's span"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
