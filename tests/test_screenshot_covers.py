@@ -22,6 +22,7 @@ from puzzlelab.watersort.screenshot import (
     _repeated,
     _Segment,
     _segments,
+    _striped_empties,
     outcome,
     read_screenshot,
 )
@@ -246,3 +247,34 @@ def test_a_cover_whose_icon_is_lost_in_its_colour_is_read_as_covered():
     assert got["outcome"] == "exact"
     reading = read_screenshot(board.image)
     assert reading.tubes[3] is None and not reading.ok
+
+
+def _stripes(fold: float, glint: bool = False, drift: float = 0.0) -> np.ndarray:
+    """A CIELAB picture of three 40-wide tubes on a grey background: the first with upright
+    stripes swinging `fold` in lightness every 6 columns (a curtain), or a glint down its
+    middle; its lightness drifting by `drift` from its top to its bottom half (a photo)."""
+    lab = np.zeros((200, 200, 3), np.float32)
+    lab[:] = (50, 2, -2)
+    cols = np.arange(40)
+    shade = 50 + fold * np.sin(np.pi * cols / 6) if not glint else 50 + 30 * (abs(cols - 20) < 2)
+    lab[20:180, 20:60, 0] = shade[None, :]
+    lab[100:180, 20:60, 0] += drift * np.sin(np.pi * cols / 10)[None, :]
+    return lab
+
+
+def test_a_striped_tube_read_empty_among_covers_is_a_curtain():
+    """Seed 13358: a grey curtain whose grey knob was lost in its folds read as an empty
+    tube, silently (the other covers' unknown units kept every count); its stripes, alike
+    down its height, make it covered. Glass with a glint, faint folds, a picture changing
+    down the tube, or a board with no cover (where the counts judge) are left alone."""
+    boxes = [(20 + 60 * k, 20, 40, 160) for k in range(3)]
+    tubes = [[], ["a"], None]
+    assert _striped_empties(_stripes(12.0), tubes, boxes) == [0]
+    assert _striped_empties(_stripes(3.0), tubes, boxes) == []
+    assert _striped_empties(_stripes(0.0, glint=True), tubes, boxes) == []
+    assert _striped_empties(_stripes(12.0, drift=20.0), tubes, boxes) == []
+    assert _striped_empties(_stripes(12.0), [[], ["a"], ["b"]], boxes) == []
+    board = synth_board(13358)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] == "exact"
+    assert read_screenshot(board.image).tubes[13] is None

@@ -13,6 +13,7 @@ from puzzlelab.watersort.screenshot import (
     _centre,
     _common_step,
     _even,
+    _fill_row,
     _ghosts,
     _holes,
     _icon,
@@ -509,3 +510,31 @@ def test_a_ring_beside_a_thick_outlined_tube_is_no_tube():
     board = synth_board(12642)
     reading = read_screenshot(board.image)
     assert reading.layout == board.layout == [7] and reading.ok
+
+
+def _liquid_row(xs: list[int], width: int) -> tuple[np.ndarray, np.ndarray]:
+    """A CIELAB picture `width` wide of tubes 40 wide at `xs`, each of four bands of liquid,
+    and its side strength: edges at every tube's walls."""
+    lab = np.zeros((200, width, 3), np.float32)
+    lab[:] = (50, 40, -20)
+    side = np.ones((200, width), np.float32)
+    for x in xs:
+        for u, colour in enumerate([(60, -40, 40), (80, 0, 70), (40, 50, 20), (90, 0, 0)]):
+            lab[20 + 40 * u : 60 + 40 * u, x : x + 40] = colour
+        side[:, [x, x + 39]] = 10
+    return lab, side
+
+
+def test_a_slot_beyond_the_other_rows_span_is_a_tube_when_it_shows_walls_and_liquid():
+    """Seed 13411: a row of seven whose end tubes were missed, under a row of six: the slots
+    beyond the short row's span were cut (a photo beside a short row is no tube), though
+    each shows both walls and liquid's bands; kept, the row is whole. A slot beyond the span
+    showing neither stays out."""
+    lab, side = _liquid_row([40, 100, 160, 220, 280], 360)
+    row = [((x, 20, 40, 160), False) for x in (100, 160, 220)]
+    bg = np.array([50.0, 40.0, -20.0])
+    slots = _fill_row(row, 360, lab, bg, [], 0, side, 0.0, (100, 260))
+    assert [b[0] for b, _ in slots] == [40, 100, 160, 220, 280]
+    lab, side = _liquid_row([100, 160, 220], 360)
+    slots = _fill_row(row, 360, lab, bg, [], 0, side, 0.0, (100, 260))
+    assert [b[0] for b, _ in slots] == [100, 160, 220]

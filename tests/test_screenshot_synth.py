@@ -424,6 +424,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (13387, "an overfull top run starting 0.2 units under its box's top: 6 of 5"),
         (13990, "a brown liquid 6.9 from the photo behind, a step the photo lacks: silent"),
         (13938, "a headroom merged into a shaded top unit, taken as drifting glass: 2 short"),
+        (13358, "a grey curtain, its knob lost in its folds, read as an empty tube: silently"),
+        (13420, "a curtain over a photo, its knob missed, read as an empty tube"),
+        (13411, "a row of 7 over a row of 6: both end tubes cut by the other row's span"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

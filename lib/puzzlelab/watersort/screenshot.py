@@ -17,7 +17,8 @@ General image analysis, no game's pixel coordinates or colours:
    glass too faint to see shows its lowest unit), and a slot between two tubes that shows
    nothing is kept as an empty tube, doubted (`_plug_holes`); of two overlapping outlines
    in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
-   a ring of the picture beside a tube); one row whose reading breaks the
+   a ring of the picture beside a tube); the spacing adds no slot beyond every row unless
+   it shows both walls and liquid's bands (`_holds_liquid`); one row whose reading breaks the
    invariant is read again with a centred row seen only by liquid sunk to its slots'
    floors, taken when that reading keeps the invariant (`_floor_retry`); a picture
    enlarged or shrunk whose tubes read nothing is read at its own size, and that reading,
@@ -35,7 +36,8 @@ General image analysis, no game's pixel coordinates or colours:
    and the outline across its bottom is neither unit nor glass; a run that shows a mark
    far from the glass is no glass drifting with the picture; on a board with covers, a tube
    full of one colour from its box's top, over the headroom a full tube shows as glass, is
-   a cover whose icon was missed (`_covers_from_top`);
+   a cover whose icon was missed (`_covers_from_top`), and so is a tube read empty there
+   whose middle shows upright stripes (`_striped_empties`: a curtain's folds);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
@@ -735,7 +737,7 @@ def _fill_row(
         filled.append((round(x), y, w, h))
         x += pitch
     own = (xs[0], xs[-1] + w)
-    filled = [b for b in filled if _inside(b, own, reach)]
+    filled = [b for b in filled if _inside(b, own, reach) or _holds_liquid(lab, prof, b)]
     added, missed = set(), []
     for b in filled:
         if prof is not None and _sided(prof, b):
@@ -756,6 +758,18 @@ def _fill_row(
         elif lo < b[0] < hi:
             gaps.append((r, b[0]))
     return _centre(sorted(slots, key=lambda s: s[0][0]), added, pitch, lab, gaps, r, prof)
+
+
+HELD_CHANGES = 6  # image rows down a slot's middle with a colour jump: liquid (see `_gaps_taken`)
+
+
+def _holds_liquid(lab: np.ndarray, prof: np.ndarray | None, box: tuple) -> bool:
+    """True when a slot shows both walls of a tube in the row's side profile `prof` (see
+    `_sided`) and the colour changes of liquid units down its middle (`_changes`): a tube
+    standing beyond the other rows' span (rows of a board need not be alike: a longer row's
+    end tubes may be missed with their outline), where a photo beside a short row, however
+    busy, shows no pair of walls at the row's pitch around colour bands."""
+    return prof is not None and _sided(prof, box) and _changes(lab, box) >= HELD_CHANGES
 
 
 def _finer(
@@ -2220,6 +2234,7 @@ def _read_slots(
     ]
     out = _choose(per_tube, geo, covered_idx, params, rims, rimmed)
     lidded = _covers_from_top(per_tube, [b for b, _ in slots], out[0], out[2], (unit, offset))
+    lidded += _striped_empties(lab, out[0], [b for b, _ in slots])
     if lidded:  # a cover whose icon was missed: it hides the tube from its top
         for k in lidded:
             per_tube[k] = None
@@ -2661,6 +2676,57 @@ def _covers_from_top(
         if min(s.y0 for s in filled) - y < COVER_REACH * headroom:
             out.append(k)
     return out
+
+
+# a cloth's folds drawn as upright stripes across a cover: each turns from light to shade by
+# this much lightness (ΔL; glass, its glints and JPEG noise stay within a few, an outline's
+# inner edge once), ...
+STRIPE_SWING = 8.0
+STRIPE_SWINGS = 3  # ... turning at least this often across its middle (a glint turns once)
+STRIPE_SHARE = 0.5  # ... with most of its middle columns off their median by over 6 ΔL
+STRIPE_OFF = 6.0
+STRIPE_AGREE = 3.0  # ΔL: folds run the cover's height, so its halves' stripes differ less
+
+
+def _swings(prof: np.ndarray, least: float = STRIPE_SWING) -> int:
+    """Turns of a profile between a rise and a fall, each of at least `least`."""
+    turns, sign, start, peak = 0, 0, float(prof[0]), float(prof[0])
+    for v in map(float, prof[1:]):
+        if sign == 0 and abs(v - start) >= least:
+            sign, peak = (1 if v > start else -1), v
+        elif sign and (v - peak) * sign > 0:
+            peak = v
+        elif sign and abs(v - peak) >= least:
+            turns, sign, peak = turns + 1, -sign, v
+    return turns
+
+
+def _striped(lab: np.ndarray, box: tuple) -> bool:
+    """True when a tube's middle columns (60 % of its width, rows a tenth in from its ends)
+    show upright stripes: their lightness swings (`STRIPE_SWING`) `STRIPE_SWINGS` times or
+    more across the tube, most columns off the median, alike in the top and bottom halves.
+    Empty glass shows the picture behind it, flat but for a glint or an outline's edge."""
+    x, y, w, h = box
+    core = lab[y + h // 10 : y + h - h // 10, max(0, x + w // 5) : x + w - w // 5, 0]
+    if core.shape[0] < 4 or core.shape[1] < 6:
+        return False
+    prof = np.median(core, axis=0)
+    top, bottom = (np.median(half, axis=0) for half in np.array_split(core, 2))
+    off = np.abs(prof - np.median(prof)) > STRIPE_OFF
+    return bool(
+        _swings(prof) >= STRIPE_SWINGS
+        and off.mean() >= STRIPE_SHARE
+        and np.abs(top - bottom).mean() < STRIPE_AGREE
+    )
+
+
+def _striped_empties(lab: np.ndarray, tubes: list, boxes: list) -> list[int]:
+    """Tubes read empty on a board with covers whose inside is striped (see `_striped`): a
+    curtain whose icon is lost in its folds reads as one run near the glass's colour, and
+    the covered tubes' unknown units keep every count, so only the stripes tell it."""
+    if all(t is not None for t in tubes):
+        return []
+    return [k for k, t in enumerate(tubes) if t == [] and _striped(lab, boxes[k])]
 
 
 def _hidden_tops(tubes: list) -> list[int]:
