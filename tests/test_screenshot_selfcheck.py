@@ -779,3 +779,13 @@ def test_two_alike_colours_that_fit_one_colour_are_doubtful_when_counts_cannot_t
     assert _near_colours(tubes, centers, names, 2) == []  # three units: two colours
     far = {0: centers[0], 1: np.array([50.0, 10.0, -70.0])}
     assert _near_colours(tubes, far, names, 4) == []
+
+
+@pytest.mark.parametrize("seed", [13391, 13952])
+def test_a_colour_split_by_a_shifted_unit_on_a_board_with_covers_is_flagged(seed):
+    """Seeds 13391 and 13952: a lone bottom unit 13-14 ΔE off its colour's other units read
+    as a colour of its own; covers leave the counts unable to tell, and it was silent."""
+    board = synth_board(seed)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] != "silent"
+    assert "may be one colour" in got["problems"]
