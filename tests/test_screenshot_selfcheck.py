@@ -477,11 +477,13 @@ def test_a_silent_board_with_empty_tubes_read_as_liquid_is_flagged(monkeypatch):
     top units went as glass, and two empty tubes of tinted glass over a photo were read as two
     colours of three units each (the invariant still held). It reads exactly now that the
     glass is taken from the tinted rims (see `_tinted_rims`, and the must-read seeds); with
-    that step undone, the misreading comes back and the doubt names the two tubes."""
+    that step undone (and the second look at the picture's own size, which reads it
+    exactly too), the misreading comes back and the doubt names the two tubes."""
     import puzzlelab.watersort.screenshot as screenshot
 
     board = synth_board(1421)
     monkeypatch.setattr(screenshot, "_tinted_rims", lambda *args: None)
+    monkeypatch.setattr(screenshot, "_second_look", lambda rows, images, params, first: first)
     got = outcome(board.tubes, board.capacity, board.layout, board.image)
     reading = read_screenshot(board.image)
     assert got["outcome"] == "flagged" and {14, 15} <= set(reading.doubtful)
