@@ -101,6 +101,15 @@ PREVIOUS = (
 # misses were looked for on (12000-12999): 905 of 1,000 exact (885 before), silent 3 (4
 # before); core tuning seeds 1000-1599: 571 of 600 (570 before), none silent; never looked
 # at, 3800-4199: 358 of 400 exact (89.5 %; 356, 89.0 %, before), silent 1 (2 before).
+# 2026-11-28 afternoon, after the second look at the tubes located at the picture's own
+# size, the near-colour doubt, runs cut by a glint counted whole, rim runs cut down on boards
+# with covers, steps the picture lacks taken as liquid surfaces and striped curtains: 0.24 s
+# mean, 0.44 s worst CPU per screenshot (the previous reader run in turn with it: 0.23 /
+# 0.42 s); synthetic: 97 % of notebook 07's 60 seeds (none silent), mean CPU per board
+# 1.03-1.11x the previous reader's (from the sweeps); fresh pool the misses were looked for
+# on (13000-13999): 897 of 1,000 exact (884 before), silent 5 (11 before); core tuning seeds
+# 1000-1599: 573 of 600 (571 before), none silent; never looked at, 4200-4599: 360 of 400
+# exact (90.0 %; 352, 88.0 %, before), silent 2 (3 before).
 
 
 def _decode_and_scale(path) -> None:
