@@ -435,3 +435,15 @@ def test_tubes_overlapping_in_a_row_are_not_both_tubes():
     assert _overlaps([(0, 0, 70, 200), (70, 0, 70, 200), (135, 0, 70, 200)], [3]) == []
     crowded = replace(SOUND, boxes=[(0, 0, 70, 200), (40, 0, 70, 200)] + SOUND.boxes[2:])
     assert _sound(SOUND) and not _sound(crowded)
+
+
+def test_a_row_at_the_pictures_bottom_grows_where_its_glass_goes_on():
+    """Boxes ending at the picture's last row, their glass going on above them: the row grows
+    at the top. No rows lie below such boxes, which once counted as a tint of NaN and sent
+    the vote to the bottom."""
+    lab = np.zeros((200, 300, 3))
+    lab[..., 0] = 60.0
+    boxes = [(40, 150, 30, 50), (130, 150, 30, 50), (220, 150, 30, 50)]
+    for x, _, w, _ in boxes:
+        lab[110:150, x + 6 : x + w - 6] = [75.0, 5.0, 5.0]  # glass above each box
+    assert shot._grown_end(lab, boxes, boxes, 30) == "top"

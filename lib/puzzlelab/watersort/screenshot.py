@@ -3094,7 +3094,8 @@ def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: in
         _, y, _, h = box
         room = _room(box, every)
         above = _tinted_rows(lab, box, room, y - rise, y).mean() if y >= rise else 0.0
-        below = _tinted_rows(lab, box, room, y + h, min(y + h + rise, lab.shape[0])).mean()
+        low = _tinted_rows(lab, box, room, y + h, min(y + h + rise, lab.shape[0]))
+        below = low.mean() if low.size else 0.0  # a box at the picture's bottom: no rows
         if max(above, below) > 0.5:
             votes["top" if above >= below else "bottom"] += 1
     end = max(votes, key=votes.get)
