@@ -1706,15 +1706,9 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
     When `first` is an error and the second location reads, unsound, that reading is
     returned with its doubts (see `_unsound`): the tubes were found, only misread, and a
     doubtful reading tells the user more than a refusal."""
-    other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
-    alt = None
-    if other and _slots_of(other) != _slots_of(rows):
-        try:
-            alt = _read_rows(other, images, params)
-        except InvalidPuzzleError:
-            alt = None
-        if alt is not None and _sound(alt):
-            return _vouched(alt)
+    alt = _native_reading(rows, images, params)
+    if alt is not None and _sound(alt):
+        return _vouched(alt)
     if isinstance(first, Exception):
         if alt is None:
             raise first
@@ -1731,16 +1725,23 @@ def _second_look(rows: list, images: tuple, params: ReaderParams, first: Reading
     that the invariant alone does not catch."""
     if first.ok:
         return first
-    other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
-    if not other or _slots_of(other) == _slots_of(rows):
-        return first
-    try:
-        alt = _read_rows(other, images, params)
-    except InvalidPuzzleError:
-        return first
-    if alt.ok and _sound(alt) and not _same_reading(first, alt):
+    alt = _native_reading(rows, images, params)
+    if alt is not None and alt.ok and _sound(alt) and not _same_reading(first, alt):
         return _vouched(alt, "with doubts")
     return first
+
+
+def _native_reading(rows: list, images: tuple, params: ReaderParams) -> Reading | None:
+    """The reading of the tubes located at the picture's own size (see `_native_rows`), or
+    None when none are found, they stand as `rows` do (the same tubes: nothing new to read)
+    or they read nothing."""
+    other = _native_rows(images[0], images[1].shape[0] / images[0].shape[0])
+    if not other or _slots_of(other) == _slots_of(rows):
+        return None
+    try:
+        return _read_rows(other, images, params)
+    except InvalidPuzzleError:
+        return None
 
 
 def _same_reading(a: Reading, b: Reading) -> bool:
@@ -3139,7 +3140,7 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     for k, t in rim.items():
         left = geo - sum(s.units for s in t[:-1])
         if left > 0 and t[-1].fit < RIM_CUT_FIT:
-            out[k] = t[:-1] + [replace(t[-1], units=left)]
+            out[k] = _cut_top(t, geo)
         elif at_rim[names[k][-1]] == counts[names[k][-1]]:
             out[k] = t[:-1]
     strong = _fully_visible(names)  # the invariant is exact
@@ -3885,13 +3886,14 @@ def _under_headroom(
         up, run = top[-2], top[-1]
         if up.glass >= run.glass:
             continue
-        if run.glass < SURE_GLASS and not _inner_step(flat, box, up, run, glass):
+        prof = _profile(flat, box) if prof is None else prof
+        if run.glass < SURE_GLASS and not _inner_step(flat, prof, box, (up, run), glass):
             continue
         tol = max(2.0, 0.03 * h)
         row = [rows for b, rows in seams if b != box and abs(b[1] - y) < 0.1 * h]
         if any(abs(r - (run.y0 - y)) <= tol for rows in row for r in rows):
             continue
-        if _varies(_profile(flat, box), run, box):
+        if _varies(prof, run, box):
             continue
         out[k] = run
     return out
@@ -3901,13 +3903,15 @@ INNER_STEP = 4.5  # ΔE: half the profile's jump, a step JPEG noise in a flat ru
 SIDE_SHARE = 0.3  # of the step inside: a picture stepping less beside the tube shows no such step
 
 
-def _inner_step(flat: np.ndarray, box: tuple, up: _Segment, run: _Segment, glass: _Glass) -> bool:
-    """True when the colour steps from `up` to `run` (runs taken for glass, `up` right above)
-    down the tube's centre by `INNER_STEP` or more while the picture just beside the tube
-    steps by under `SIDE_SHARE` of that at the same row: glass shows the picture, so a step
-    the picture does not make is a liquid's surface, however near the glass its colour."""
+def _inner_step(flat: np.ndarray, prof: np.ndarray, box: tuple, pair: tuple, glass: _Glass) -> bool:
+    """True when the colour steps from `up` to `run` (`pair`: runs taken for glass, `up`
+    right above) down the tube's centre (`prof`, see `_profile`) by `INNER_STEP` or more
+    while the picture just beside the tube steps by under `SIDE_SHARE` of that at the same
+    row: glass shows the picture, so a step the picture does not make is a liquid's
+    surface, however near the glass its colour."""
+    up, run = pair
     k = max(2, min(up.length, run.length) // 3)
-    y, prof = run.y0, _profile(flat, box)
+    y = run.y0
     i = y - box[1]
     if i < k or i + k > len(prof):
         return False
