@@ -2252,6 +2252,7 @@ def _read_slots(
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
     broken = bool(self_check(tubes, capacity)) or flat
     off = any(s.fit < MIN_FIT for t in per_tube if t for s in t)  # a boundary off the grid
+    off = off or (not grid and _miscounted(np.array(bounds), unit, offset))
     for rival in rivals + blind if broken else blind if off else []:
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
@@ -4624,6 +4625,21 @@ def _uncounted_unit(bounds: np.ndarray, height: float, least: float) -> tuple | 
     free[:, 2] = 0
     unit, offset, _ = _fit_bounds(free, height, least)
     return unit, offset
+
+
+MISCOUNT = 0.25  # units: a counted '?' run's top this far off its count is no JPEG shift
+
+
+def _miscounted(bounds: np.ndarray, unit: float, offset: float) -> bool:
+    """True when a run of '?' marks counted at a tube's bottom (see `_bounds`) ends more than
+    `MISCOUNT` units from as many units as it shows marks on the grid (`unit`, `offset`):
+    the marks and the boundaries disagree, so the count (marks run together or break apart)
+    or the grid the count pulled is wrong, and the fit blind to the counts is read too."""
+    if not len(bounds):
+        return False
+    known = bounds[:, 2] > 0
+    r = (bounds[known, 0] - offset) / unit
+    return bool((np.abs(r - bounds[known, 2]) > MISCOUNT).any())
 
 
 FLOOR_UNITS = 0.5  # units: liquid ending this far above its box's bottom ends at the tube's
