@@ -41,6 +41,7 @@ from puzzlelab.watersort.screenshot import (
     _liquid_floors,
     _mark_like,
     _marked_cells,
+    _miscounted,
     _missed_floors,
     _no_arcs,
     _one_grid,
@@ -431,6 +432,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (13358, "a grey curtain, its knob lost in its folds, read as an empty tube: silently"),
         (13420, "a curtain over a photo, its knob missed, read as an empty tube"),
         (13411, "a row of 7 over a row of 6: both end tubes cut by the other row's span"),
+        (14080, "ringed '?' marks counted 4 for 3 cells pulled the unit: capacity 5 of 4, silent"),
+        (14424, "two plain '?' marks counted as one pulled the unit: capacity 3 of 4, silent"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1569,6 +1572,19 @@ def test_the_uncounted_fit_ignores_the_marks_counted():
     assert abs(unit - 39.0) <= 1.0 and abs(offset) <= 2.0
     bounds[:, 2] = 0
     assert _uncounted_unit(bounds, 219.0, 0.0) is None
+
+
+def test_a_counted_run_ending_off_its_count_is_miscounted():
+    """Two '?' marks counted over a run whose top sits 2.7 units up (the grid from the other
+    boundaries) disagree with it: the blind fit is then read too. A run ending on its count,
+    or a board with no count at all, is not miscounted."""
+    bounds = np.array([(134.0, 1.0, 2), (200.0, 1.0, 4), (266.0, 0.0, 0)])
+    assert _miscounted(bounds, 50.0, 0.0)
+    bounds[0, 0] = 103.0
+    assert not _miscounted(bounds, 50.0, 0.0)  # 2.06 and 4.0 units: on their counts
+    bounds[:, 2] = 0
+    assert not _miscounted(bounds, 50.0, 0.0)
+    assert not _miscounted(np.zeros((0, 3)), 50.0, 0.0)
 
 
 def test_rival_units_are_the_other_peaks_of_the_fit():
