@@ -46,7 +46,9 @@ General image analysis, no game's pixel coordinates or colours:
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
-   leaving a headroom games draw first: `_hypotheses`);
+   leaving a headroom games draw first: `_hypotheses`; one where a bottom run's '?' marks
+   counted end off their count on its grid is read again on the fit blind to the counts,
+   taken when it leaves no doubt: `_miscounted`);
    a grey run with a mark of other lightness in it is a hidden unit ('?'), cut cell by cell
    on the unit grid when a grey liquid of the same fill rests on it; a mark is looked for
    against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
@@ -2137,7 +2139,8 @@ def _read_slots(
     a few widths tall holding a few units; a '?' mark, a glint or JPEG noise cut the cells),
     so its reading is replaced by the first rival's that keeps the invariant even when its
     own keeps it too (every colour run then holds two or three of its units). A reading that
-    keeps the invariant but has a boundary off its unit grid was perhaps pulled off by '?'
+    keeps the invariant but has a boundary off its unit grid, or a '?' run whose marks
+    counted end off their count on it (see `_miscounted`), was perhaps pulled off by '?'
     marks miscounted: it takes the reading of the fit blind to the counts (see
     `_uncounted_unit`; a rival too when the invariant breaks) if that has no doubt at all
     (a half unit also keeps the invariant, so other rivals are not tried there). Boxes
