@@ -21,6 +21,7 @@ from puzzlelab.watersort.screenshot import (
     _clear_tops,
     _colour_runs,
     _complete_among_covers,
+    _counted_cells,
     _drop_corks,
     _even_runs,
     _few_tubes,
@@ -34,11 +35,14 @@ from puzzlelab.watersort.screenshot import (
     _one_colour_runs,
     _Segment,
     _shown_tops,
+    _surplus_grey,
+    _symbols,
     _tinted_full,
     _twice_unit,
     _under_cells,
     _uneven_rows,
     _unmarked,
+    _unseen_marks,
     outcome,
     read_screenshot,
     self_check,
@@ -454,6 +458,55 @@ def test_missed_mark_variants_come_fewest_changes_first_and_not_greys_under_cove
         ["hhl", "hl", "hl"],  # the fill's grey wherever a cell may be
     ]
     assert [_kinds(v) for v in _unmarked(tubes, fill, covered=True)] == [["hhl", "ll", "ll"]]
+
+
+def test_a_grey_seen_more_than_capacity_times_in_cells_places_is_offered_as_cells():
+    """No liquid is seen more than `capacity` times: a grey that is, every run of it at a
+    tube's bottom or on '?' runs, is offered as '?' cells whose marks were missed (a small
+    JPEG, seed 14590); one of its runs above a liquid, or no surplus, leaves it alone."""
+    grey, red = (45, 0, 0), (50, 60, 40)
+    tubes = [
+        [_run("liquid", grey, 3), _run("liquid", red)],
+        [_run("liquid", (46, 1, 0), 2), _run("liquid", red)],
+        [_run("liquid", red, 2)],
+    ]
+    assert _kinds(_surplus_grey(tubes, 4)) == ["hl", "hl", "l"]
+    assert _kinds(tubes) == [["ll", "ll", "l"][k] for k in range(3)]  # the reading's stay
+    assert _surplus_grey(tubes, 5) is None  # 5 units: no surplus
+    above = tubes + [[_run("liquid", red), _run("liquid", grey)]]
+    assert _surplus_grey(above, 4) is None  # the grey above a liquid: a liquid
+    assert [_kinds(v) for v in _counted_cells(tubes, True, 4)] == [["hl", "hl", "l"]]
+
+
+def test_a_grey_in_cells_places_on_a_board_with_no_question_run_is_offered_as_cells():
+    """With no '?' run seen (a thin mark vanished from every cell, seed 14527), each grey
+    whose runs all lie in '?' cells' places is a variant of its own, unless it holds a whole
+    number of `capacity` units (a complete colour keeps the invariant either way)."""
+    grey, light, red = (45, 0, 0), (80, 0, 0), (50, 60, 40)
+    tubes = [
+        [_run("liquid", grey), _run("liquid", red)],
+        [_run("liquid", (46, 0, 1), 2), _run("liquid", red)],
+        [_run("liquid", red), _run("liquid", light)],  # a light grey above a liquid
+        [_run("liquid", light)],
+    ]
+    assert [_kinds(v) for v in _unseen_marks(tubes, 4)] == [["hl", "hl", "ll", "l"]]
+    assert _kinds(tubes)[0] == "ll"  # the reading's own runs stay as they were
+    assert _unseen_marks(tubes, 3) == []  # three units of grey: a whole colour
+    marked = [[_run("hidden", grey), _run("liquid", grey)]]
+    assert _unseen_marks(marked, 4) == []  # a '?' run seen: `_missed_marks` has its grey
+    assert _counted_cells(tubes, True, 4) == []  # a covered tube may hold any grey liquid
+
+
+def test_one_coloured_marked_run_among_grey_ones_is_no_symbol_board():
+    """Symbols mark every colour, so a board has them when more than one marked run is
+    coloured, a share of them; one coloured marked run among greys is a '?' cell that took
+    in the picture under its box (seed 14107)."""
+    grey, green = (45, 0, 0), (51, -28, 22)
+    greys = [_run("hidden", grey) for _ in range(6)]
+    assert not _symbols(greys + [_run("hidden", green)])
+    assert _symbols(greys + [_run("hidden", green), _run("hidden", (50, 60, 40))])
+    assert not _symbols(greys * 2 + [_run("hidden", green), _run("hidden", green)])
+    assert not _symbols([_run("hidden", green)])
 
 
 def test_a_full_tube_near_the_picture_behind_it_is_doubtful():

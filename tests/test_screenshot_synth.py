@@ -434,6 +434,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (13411, "a row of 7 over a row of 6: both end tubes cut by the other row's span"),
         (14080, "ringed '?' marks counted 4 for 3 cells pulled the unit: capacity 5 of 4, silent"),
         (14424, "two plain '?' marks counted as one pulled the unit: capacity 3 of 4, silent"),
+        (14046, "a black run's round-bottom outline taken for a mark on a shaded '?': silent"),
+        (14492, "a white bottom unit cut by a thick outline read as a '?' cell: silent"),
+        (14107, "one '?' cell tinged by the picture under its box: a symbols board, silent"),
+        (14001, "a grey liquid resting on '?' cells of its grey read as one more '?'"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1322,6 +1326,28 @@ def test_a_bottom_cell_may_be_shaded_off_the_question_grey_a_little():
             ]
         out = _marked_cells(images, box, segs, 30.0, 0.0, grey)
         assert sum(s.units for s in out if s.kind == "hidden") == hidden, (shade, cell)
+
+
+def test_a_bottom_cell_of_one_liquid_run_is_no_shaded_question_cell():
+    """A bottom cell let in only by the round bottom's shading (`BOTTOM_SHADE`) is a liquid
+    when the cell above it in its run is a nearer match to it than the '?' grey (a black
+    run whose round bottom's outline marks its bottom cell, seed 14046), or when its upper
+    half is far from the grey (a white liquid cut low down by a thick outline, seed 14492)."""
+    grey = np.array([32.0, 0.0, 0.0])
+    images, box = _cells([True, False, False], fill=18.0)  # a black run, 14 ΔE off the grey
+    for im in images:
+        im[:30, :, 0] = 60.0  # a liquid of another colour on top
+    segs = [_Segment(30, 90, np.array([18.0, 0.0, 0.0]), "liquid", 2)]
+    assert [(s.kind, s.units) for s in _marked_cells(images, box, segs, 30.0, 0.0, grey)] == [
+        ("liquid", 2)
+    ]
+    images, box = _cells([False, False, False], fill=92.0)  # a white liquid
+    for im in images:
+        im[72:90, :, 0] = 45.0  # the outline's grey across the bottom cell's lower part
+    images[0][74:84, 12:18, 0] = 90.0  # and the white between its strokes, a 'mark'
+    segs = [_Segment(30, 90, np.array([92.0, 0.0, 0.0]), "liquid", 2)]
+    got = _marked_cells(images, box, segs, 30.0, 0.0, grey)
+    assert [(s.kind, s.units) for s in got] == [("liquid", 2)]
 
 
 def test_the_question_cells_plain_grey_is_found_between_a_rings_strokes():

@@ -57,9 +57,14 @@ General image analysis, no game's pixel coordinates or colours:
    tube's middle is a glint; grey liquid runs in '?' cells' places (a tube's bottom, or on
    '?' runs) are looked at cell by cell for a mark on the cells' grey between its strokes
    (`_marked_cells`, `_plain_fill`: a ring round the mark, cut by a round bottom or
-   lightening the middle's profile, leaves such a cell apart from its '?' run); a liquid
-   run whose unit cells are each one colour but differ from cell to cell is cut between
-   them (`_split_mixed`: two near colours blurred together);
+   lightening the middle's profile, leaves such a cell apart from its '?' run; a bottom cell
+   that only the round bottom's shading brings near the grey stays liquid when the cell
+   above it in its run matches it better: `_cell_grey`); a board has symbols on its liquids
+   only when several marked runs are coloured (`_symbols`); where the counts break, grey
+   runs in '?' cells' places are offered as cells whose marks were missed, also with no '?'
+   seen on the board or a grey seen more than `capacity` times (`_unseen_marks`,
+   `_surplus_grey`); a liquid run whose unit cells are each one colour but differ from cell
+   to cell is cut between them (`_split_mixed`: two near colours blurred together);
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
@@ -1352,7 +1357,10 @@ def _segments(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segme
 
 
 def _merge_short(segs: list[_Segment], profile: np.ndarray, y_top: int, min_len: float) -> list:
-    """Absorb segments shorter than `min_len` rows into the neighbour of closer colour."""
+    """Absorb segments shorter than `min_len` rows into the neighbour of closer colour. The
+    two take the colour of the longer one's rows; at the profile's end, less those farther
+    than `ABSORBED` ΔE from its colour: a piece it absorbed there is the picture under a box
+    that reaches below its tube."""
     segs = list(segs)
     while len(segs) > 1:
         k = min(range(len(segs)), key=lambda i: segs[i].length)
@@ -1363,9 +1371,14 @@ def _merge_short(segs: list[_Segment], profile: np.ndarray, y_top: int, min_len:
         a, b = min(segs[j].y0, segs[k].y0), max(segs[j].y1, segs[k].y1)
         keep = segs[j] if segs[j].length >= segs[k].length else segs[k]
         rows = profile[keep.y0 - y_top : keep.y1 - y_top]
-        segs[min(j, k)] = _Segment(a, b, np.median(rows, axis=0))
+        if keep.y1 - y_top >= len(profile):  # at the box's end: the picture under it?
+            rows = rows[np.linalg.norm(rows - keep.lab, axis=1) < ABSORBED] if len(rows) else rows
+        segs[min(j, k)] = _Segment(a, b, np.median(rows if len(rows) else keep.lab[None], axis=0))
         del segs[max(j, k)]
     return segs
+
+
+ABSORBED = 30.0  # ΔE: a row this far from a run's colour is of another piece it absorbed
 
 
 def _merge_same(segs: list[_Segment], join: float = 9.0) -> list[_Segment]:
@@ -2251,6 +2264,14 @@ def _read_slots(
             if not self_check(alt[0], alt[2]):
                 per_tube, out = unmarked, alt
                 break
+    guessed: list[int] = []  # tubes given '?' cells that show no mark, for the counts alone
+    if self_check(out[0], out[2]) and not grid:
+        for variant in _counted_cells(per_tube, bool(covered_idx), out[2]):
+            alt = _choose(variant, geo, covered_idx, params, rims, rimmed)
+            if not self_check(alt[0], alt[2]):
+                guessed = _changed_tubes(per_tube, variant)
+                per_tube, out = variant, alt
+                break
     tubes, conf, capacity, level, problems, palette = out
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
     broken = bool(self_check(tubes, capacity)) or flat
@@ -2341,6 +2362,10 @@ def _read_slots(
     problems += [
         (f"tube {k}: a grey unit between '?' cells: a '?' whose mark was missed?", [k])
         for k in _grey_among_hidden(per_tube, marks.get("fill"))
+    ]
+    problems += [
+        (f"tube {k}: grey read as '?' cells for the colour counts, no mark seen: check it", [k])
+        for k in guessed
     ]
     problems += [
         (f"tube {k}: read as covered, but no cover's icon was found: check it", [k]) for k in unsure
@@ -3731,7 +3756,7 @@ def _segment_tubes(
     if "fill" not in marks:
         marked = [s for r in raw if r for s in r[2] if s.kind == "hidden"]
         marks["fill"] = _hidden_fill(marked)
-        marks["symbols"] = any(not _neutral(s) for s in marked)
+        marks["symbols"] = _symbols(marked)
         marks["plain"] = _plain_fill(images, [(r[1], s) for r in raw if r for s in r[2]])
     per_tube: list[list[_Segment] | None] = []
     for r in raw:
@@ -4230,6 +4255,18 @@ def _grey(lab: np.ndarray) -> bool:
     return bool(np.hypot(lab[1], lab[2]) <= 15)
 
 
+def _symbols(marked: list[_Segment]) -> bool:
+    """True when the board's coloured liquids carry marks too (symbols on every colour, a
+    colour-blind mode): more than one marked run is coloured, and at least `SYMBOL_SHARE` of
+    them. One coloured marked run among grey ones is a '?' cell whose run took in what lies
+    beside it (the picture under a box that reaches below its tube)."""
+    coloured = sum(not _neutral(s) for s in marked)
+    return coloured > 1 and coloured >= SYMBOL_SHARE * len(marked)
+
+
+SYMBOL_SHARE = 0.25  # symbols mark every colour: coloured runs are many of the marked ones
+
+
 def _beside_hidden(segs: list[_Segment], fill: np.ndarray | None, symbols: bool) -> set[int]:
     """Indices of grey marked runs next to a longer marked run of the '?' fill: pieces of a
     '?' cell that a big glyph's strokes cut off (lighter or darker than the fill, grey as the
@@ -4396,6 +4433,82 @@ def _unmarked(per_tube: list, fill: np.ndarray | None, covered: bool) -> list[li
     both = _under_cells(grey) if grey is not None else None
     found = [v for v in (grey, under, both, _shown_tops(per_tube)) if v is not None]
     return sorted(found, key=lambda v: _changed(per_tube, v))
+
+
+def _counted_cells(per_tube: list, covered: bool, capacity: int) -> list[list]:
+    """Variants of a reading with greys in '?' cells' places taken for '?' cells on the
+    colour counts' word alone, no mark seen on them (see `_surplus_grey` and, with no
+    covered tube, `_unseen_marks`), the fewest runs changed first. The counts take '?' cells
+    as wildcards, so a liquid read as cells can keep them too: a reading that takes one says
+    so."""
+    surplus = _surplus_grey(per_tube, capacity)
+    found = ([surplus] if surplus is not None else []) + (
+        [] if covered else _unseen_marks(per_tube, capacity)
+    )
+    return sorted(found, key=lambda v: _changed(per_tube, v))
+
+
+def _changed_tubes(per_tube: list, variant: list) -> list[int]:
+    """Indices of the tubes whose runs a variant reads as another kind."""
+    pairs = enumerate(zip(per_tube, variant, strict=True))
+    return [k for k, (t, v) in pairs if t and _changed([t], [v])]
+
+
+def _unseen_marks(per_tube: list, capacity: int) -> list[list]:
+    """Variants of a reading with no '?' run, one per grey (runs within `SAME_FILL` ΔE of one),
+    with that grey's liquid runs taken for '?' cells, when every one lies in a '?' cell's place
+    (see `_on_cells`) and they hold no whole number of `capacity` units: a thin mark on a
+    small JPEG can vanish from every cell, and then no '?' run gives the cells' grey (see
+    `_missed_marks`). A whole colour's worth would keep the invariant either way, so the
+    counts could not vouch for it."""
+    if capacity < 1 or any(s.kind == "hidden" for t in per_tube if t for s in t):
+        return []
+    runs = [
+        (k, i, s)
+        for k, t in enumerate(per_tube)
+        if t
+        for i, s in enumerate(t)
+        if s.kind == "liquid" and _neutral(s)
+    ]
+    out, done = [], set()
+    for _, _, ref in runs:
+        same = [(k, i) for k, i, s in runs if np.linalg.norm(s.lab - ref.lab) < SAME_FILL]
+        units = sum(per_tube[k][i].units for k, i in same)
+        if tuple(same) in done or units % capacity == 0:
+            continue
+        done.add(tuple(same))
+        if all(_on_cells(per_tube[k], i) for k, i in same):
+            variant = [list(t) if t else t for t in per_tube]
+            for k, i in same:
+                variant[k][i] = replace(variant[k][i], kind="hidden")
+            out.append(variant)
+    return out
+
+
+def _surplus_grey(per_tube: list, capacity: int) -> list | None:
+    """Per tube segments with a grey liquid seen more than `capacity` times (no liquid is),
+    every run of it in '?' cells' places (see `_on_cells`), taken for '?' cells, or None when
+    there is none: a mark too thin or blurred to be seen on every cell (a small JPEG) leaves
+    the cells one grey run after another at the tubes' bottoms. Within `SAME_FILL` ΔE of
+    one run is one grey."""
+    runs = [
+        (k, i, s)
+        for k, t in enumerate(per_tube)
+        if t
+        for i, s in enumerate(t)
+        if s.kind == "liquid" and _neutral(s)
+    ]
+    for _, _, ref in runs:
+        same = [(k, i) for k, i, s in runs if np.linalg.norm(s.lab - ref.lab) < SAME_FILL]
+        if capacity < 1 or sum(per_tube[k][i].units for k, i in same) <= capacity:
+            continue
+        if not all(_on_cells(per_tube[k], i) for k, i in same):
+            continue
+        out = [list(t) if t else t for t in per_tube]
+        for k, i in same:
+            out[k][i] = replace(out[k][i], kind="hidden")
+        return out
+    return None
 
 
 def _shown_tops(per_tube: list) -> list | None:
@@ -4814,9 +4927,10 @@ def _marked_cells(images, box: tuple, segs: list, unit: float, offset: float, pl
         n = 0
         while n < s.units:
             y0, y1 = _cell_span(bottom, unit, below + n)
-            near = SAME_FILL * (BOTTOM_SHADE if below + n == 0 else 1)
             colour = _cell_colour(images, box, y0, y1)
-            if np.linalg.norm(colour - plain) >= near or not _cell_marked(images, box, y0, y1):
+            if not _cell_grey(images, box, s, (y0, y1), colour, plain, below + n == 0):
+                break
+            if not _cell_marked(images, box, y0, y1):
                 break
             n += 1
         cut = s.y0 if n == s.units else round(bottom - (below + n) * unit)
@@ -4829,6 +4943,28 @@ def _marked_cells(images, box: tuple, segs: list, unit: float, offset: float, pl
             out.append(replace(s, y1=cut if n else s.y1, units=s.units - n))
         below += s.units
     return out
+
+
+def _cell_grey(images, box: tuple, s: _Segment, rows: tuple, colour, plain, bottom: bool) -> bool:
+    """A unit cell (`rows` of run `s`, of median `colour`) is in the '?' cells' `plain`
+    grey: within `SAME_FILL`, or at a tube's `bottom` cell, which a round bottom shades, within
+    `BOTTOM_SHADE` times that in its upper half too (a liquid cut by a thick outline shows its
+    own colour there), and no nearer the cell above it in the run than to the grey (then the
+    run is one liquid, not a liquid on a shaded '?' cell)."""
+    apart = float(np.linalg.norm(colour - plain))
+    if apart < SAME_FILL:
+        return True
+    if not bottom or apart >= SAME_FILL * BOTTOM_SHADE:
+        return False
+    y0, y1 = rows
+    upper = _cell_colour(images, box, y0, (y0 + y1) // 2)
+    apart = float(np.linalg.norm(upper - plain))
+    if apart >= SAME_FILL * BOTTOM_SHADE:
+        return False
+    if s.units < 2:
+        return True
+    above = _cell_colour(images, box, 2 * y0 - y1, y0)
+    return float(np.linalg.norm(above - upper)) >= apart
 
 
 def _one_colour(images, box: tuple, y0: int, y1: int) -> bool:
