@@ -1349,6 +1349,22 @@ def _segments(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segme
     return segs
 
 
+def _ramp_cut(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segment]:
+    """Cut a colour profile where it strays more than `jump` (ΔE) from its run's colour so
+    far: a faint icon blurred into a slow ramp never jumps from the rows just above it (see
+    `_segments`), but its colour leaves the cover's."""
+    cuts = [0]
+    for i in range(1, len(profile)):
+        if np.linalg.norm(profile[i] - np.median(profile[cuts[-1] : i], axis=0)) > jump:
+            cuts.append(i)
+    cuts.append(len(profile))
+    return [
+        _Segment(y_top + a, y_top + b, np.median(profile[a:b], axis=0))
+        for a, b in pairwise(cuts)
+        if b > a
+    ]
+
+
 def _merge_short(segs: list[_Segment], profile: np.ndarray, y_top: int, min_len: float) -> list:
     """Absorb segments shorter than `min_len` rows into the neighbour of closer colour."""
     segs = list(segs)
@@ -3686,6 +3702,11 @@ def _segment_tubes(
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
         if _icon(lab, box, segs, 0.25) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
+            raw.append(None)
+            continue
+        if _icon(
+            lab, box, _fine(_ramp_cut(prof, box[1], params.jump), prof, box, params.jump), 0.25
+        ):
             raw.append(None)
             continue
         for s in segs:
