@@ -3157,10 +3157,10 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
         left = geo - sum(s.units for s in t[:-1])
         if left > 0 and t[-1].fit < RIM_CUT_FIT:
             out[k] = _cut_top(t, geo)
-        elif at_rim[names[k][-1]] == counts[names[k][-1]]:
+        elif at_rim[names[k][-1]] == counts[names[k][-1]] and _headroom_only(t, geo):
             out[k] = t[:-1]
     strong = _fully_visible(names)  # the invariant is exact
-    dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
+    dropped = [t[:-1] if k in rim and _headroom_only(t, geo) else t for k, t in enumerate(per_tube)]
     cuts = {k for k, t in rim.items() if strong or sum(s.units for s in t[:-1]) < geo}
     cut = [_cut_top(t, geo) if k in cuts else t for k, t in enumerate(per_tube)]
     changed: list[list] = []
@@ -3168,6 +3168,13 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
         if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
             changed.append(v)
     return changed
+
+
+def _headroom_only(segs: list[_Segment], geo: int) -> bool:
+    """True when a stack's top run is no more units than the stack holds over `geo`: a run
+    that is the headroom's glass alone spans only what overflows the tube's height; one of
+    more units holds a liquid, the tube taller than its box."""
+    return segs[-1].units <= sum(s.units for s in segs) - geo
 
 
 def _cut_top(segs: list[_Segment], most: int) -> list[_Segment]:
