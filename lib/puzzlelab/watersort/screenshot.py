@@ -2203,6 +2203,14 @@ def _read_slots(
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
             free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
             blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
+        elif _covers_only(per_tube):  # nothing shows the unit: the capacity is a guess
+            unit, ambiguous, curve, rivals, blind = (
+                (height - offset) / GUESSED_FIT,
+                True,
+                (),
+                [],
+                [],
+            )
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = unseen
@@ -4564,6 +4572,17 @@ def _split_cell(grey: _Segment, mark: _Segment) -> bool:
     a bold hook) cuts the profile reads as a '?' piece and a piece of its grey fill, so
     their boundary may fall inside one cell."""
     return grey.kind == "liquid" and mark.kind == "hidden" and _neutral(grey)
+
+
+# units a tube's height is taken to fit when no liquid shows the unit (covers and empty
+# tubes only): the common tube of four units under a headroom of about one unit
+GUESSED_FIT = 5.0
+
+
+def _covers_only(per_tube: list) -> bool:
+    """True when a board's tubes are covered or empty, at least one covered: no liquid shows
+    the unit, but the covers found say the tubes were (a board read empty is no board)."""
+    return any(t is None for t in per_tube) and not any(per_tube)
 
 
 def _unit_candidates(height: float) -> np.ndarray:
