@@ -1231,6 +1231,8 @@ def _comb_rows(
             pairs = _tubes_between(pairs, pitch, w, width)
             w = int(np.median([r - left for left, r in pairs])) + 1
             top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and (bottom - top) / w < 1.8 and len(pairs) >= 2:
+            top = _glass_raised(lab, pairs, w, pitch, top, bottom)
         if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
             continue
         if banner and (top + bottom) / 2 >= banner:
@@ -1256,6 +1258,14 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _glass_raised(lab: np.ndarray, pairs: list, w: int, pitch: float, top: int, bottom: int) -> int:
+    """A squat band's top raised to where its tubes' glass ends (the median of its tubes, see
+    `_glass_top`): sides of glass too faint for an edge show only beside the liquid, so the
+    band is as tall as the liquid in its fullest tube, often no taller than the tube is wide."""
+    boxes = [(left, top, w, bottom - top) for left, _ in pairs]
+    return int(np.median([_glass_top(lab, b, max(1.0, pitch - w)) for b in boxes]))
 
 
 def _liquid_only(band: tuple, pitch: float, size: tuple) -> tuple:
