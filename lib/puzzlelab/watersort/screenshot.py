@@ -823,6 +823,7 @@ def _centre(
         b = (round(x - np.sign(off) * pitch), y, w, h)
         walls = prof is not None and _sided(prof, b, 2.0, _inner_walls)
         seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch, HOLE_TINT)
+        seen = seen or _off_gradient(lab, b, pitch)
         if not (walls or seen or _liquid_floor(lab, b, pitch)):
             break
         slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
@@ -832,6 +833,32 @@ def _centre(
     if 0 <= b[0] and b[0] + w <= lab.shape[1]:
         gaps.append((r, b[0]))
     return slots
+
+
+GRADIENT_TINT = 2.0  # ΔE: glass tints a background this much at least (as `_tinted_rows`)
+
+
+def _off_gradient(lab: np.ndarray, box: tuple, pitch: float) -> bool:
+    """True when a slot's middle half (rows as `_tinted`) differs from the mean of the
+    picture at its two sides by more than the sides differ (and `GRADIENT_TINT`): faint
+    glass over a gradient, whose colour runs evenly across the slot from side to side, so
+    that what lies between the sides lies near their mean; a tint off that mean is the
+    glass's, however much the sides differ."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    rows = slice(y + h // 4, y + h - h // 8)
+    gap = max(1, int((pitch - w) / 2))
+    parts = [
+        lab[rows, x + w // 4 : x + w - w // 4],
+        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[rows, x + w + gap // 3 : x + w + gap],
+    ]
+    if any(p.size == 0 for p in parts):
+        return False
+    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
+    tint = np.linalg.norm(inner - (left + right) / 2)
+    return bool(tint > max(GRADIENT_TINT, np.linalg.norm(left - right)))
 
 
 def _pitch(row: list[tuple]) -> float:
