@@ -3756,9 +3756,8 @@ def _segment_tubes(
         if _icon(lab, box, segs, 0.25) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
             raw.append(None)
             continue
-        if _icon(
-            lab, box, _fine(_ramp_cut(prof, box[1], params.jump), prof, box, params.jump), 0.25
-        ):
+        ramp = _fine(_ramp_cut(prof, box[1], params.jump), prof, box, params.jump)
+        if _icon(lab, box, ramp, 0.25):  # an icon blurred into its cover: a slow ramp
             raw.append(None)
             continue
         for s in segs:
