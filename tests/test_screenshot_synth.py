@@ -762,10 +762,11 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
 
 
 def test_a_rim_run_longer_than_the_overflow_is_no_headroom_alone():
-    """Seed 14027: a stack of one unit under three at the rim, one unit over the two the
+    """Seed 14027: a stack of one unit under three at the rim, one unit over the three the
     boxes' height gives: the headroom's glass alone overflows by one unit, so a run of three
-    holds a liquid and is not dropped whole (it was, silently, as the counts then held with
-    the second row missed); a run of one is dropped as before."""
+    far from the glass holds a liquid and is not dropped whole (it was, silently, as the
+    counts then held with the second row missed); near the glass it may be a tube's empty
+    space, and a run of one is the headroom: both are dropped as before."""
     bottom = [_seg(60, "liquid", 80, units=1)]
     top = _seg(0, "liquid", 60, units=3)
     top.fit = 0.9
@@ -773,7 +774,9 @@ def test_a_rim_run_longer_than_the_overflow_is_no_headroom_alone():
     names = [["a", "b", "b", "b"], ["a"], None]
     variants = _rim_glass(tubes, names, 3, [2.0] * 3)  # cut down to the height, maybe
     assert all(len(v[0]) == 2 for v in variants)
-    top.units = 1
+    top.glass = 13.0  # near the glass: a tube's empty space tinted like a liquid (1507)
+    assert any(len(v[0]) == 1 for v in _rim_glass(tubes, names, 3, [2.0] * 3))
+    top.units, top.glass = 1, 80.0
     (dropped,) = _rim_glass(tubes, [["a", "b"], ["a"], None], 1, [2.0] * 3)
     assert [s.units for s in dropped[0]] == [1]
     board = synth_board(14027)

@@ -3216,10 +3216,13 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
 
 
 def _headroom_only(segs: list[_Segment], geo: int) -> bool:
-    """True when a stack's top run is no more units than the stack holds over `geo`: a run
-    that is the headroom's glass alone spans only what overflows the tube's height; one of
-    more units holds a liquid, the tube taller than its box."""
-    return segs[-1].units <= sum(s.units for s in segs) - geo
+    """True when a stack's top run may be glass alone: within `GLASSY` of the glass (the
+    empty space of a tube, however tall, tinted like a liquid), or no more units than the
+    stack holds over `geo` (the headroom's glass over a picture, whatever its colour). A
+    run far from the glass and longer than the overflow holds a liquid: its tube is taller
+    than its box."""
+    top = segs[-1]
+    return top.glass < GLASSY or top.units <= sum(s.units for s in segs) - geo
 
 
 def _cut_top(segs: list[_Segment], most: int) -> list[_Segment]:
