@@ -1386,6 +1386,12 @@ def _segments(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segme
     return segs
 
 
+def _ramped(prof: np.ndarray, box: tuple, jump: float) -> list[_Segment]:
+    """A tube's runs cut where its profile leaves its run's colour (`_ramp_cut`), merged
+    as `_fine` merges: the runs of a slot read as one colour, to find a faint icon in."""
+    return _fine(_ramp_cut(prof, box[1], jump), prof, box, jump)
+
+
 def _ramp_cut(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segment]:
     """Cut a colour profile where it strays more than `jump` (ΔE) from its run's colour so
     far: a faint icon blurred into a slow ramp never jumps from the rows just above it (see
@@ -3759,9 +3765,8 @@ def _segment_tubes(
         if _icon(lab, box, segs, 0.25) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
             raw.append(None)
             continue
-        ramp = _fine(_ramp_cut(prof, box[1], params.jump), prof, box, params.jump)
-        if _icon(lab, box, ramp, 0.25):  # an icon blurred into its cover: a slow ramp
-            raw.append(None)
+        if len(segs) == 1 and _icon(lab, box, _ramped(prof, box, params.jump), 0.25):
+            raw.append(None)  # one colour from top to bottom, an icon blurred into it
             continue
         for s in segs:
             s.glass = glass.distance(s, box)
