@@ -10,6 +10,7 @@ from puzzlelab.watersort.screenshot import (
     _cover_body,
     _cover_span,
     _covers_from_top,
+    _covers_only,
     _fine,
     _Glass,
     _headroom_dropped,
@@ -18,6 +19,7 @@ from puzzlelab.watersort.screenshot import (
     _merge_short,
     _on_cover,
     _profile,
+    _ramp_cut,
     _read_missed,
     _repeated,
     _Segment,
@@ -294,3 +296,34 @@ def test_a_short_piece_absorbed_into_a_run_leaves_its_colour():
     (run,) = _merge_short(segs, profile, 0, 14)
     assert (run.y0, run.y1) == (0, 40)
     assert np.linalg.norm(run.lab - np.array(grey)) < 3
+
+
+def test_a_faint_icon_ramping_into_its_cover_is_found_by_the_ramp_cut():
+    """Seed 14811: a lock's icon blurred over 30 rows into its cover (under 1 ΔE a row) never
+    jumps from the rows just above it, so the segments miss it and the covered tube read as
+    an empty tube, silently; cut where the profile leaves its run's colour, it shows."""
+    lab = _cover([])
+    x, y, w, h = BOX
+    cover, mark = np.array((35.0, 10.0, -45.0)), np.array((60.0, 10.0, -45.0))
+    rise = np.linspace(0, 1, 30)[:, None]
+    lab[y + 47 : y + 77, x + 12 : x + 28] = (cover + rise * (mark - cover))[:, None, :]
+    lab[y + 77 : y + 83, x + 12 : x + 28] = mark
+    lab[y + 83 : y + 113, x + 12 : x + 28] = (mark + rise * (cover - mark))[:, None, :]
+    prof = _profile(lab, BOX)
+    cut = _segments(prof, y)
+    assert not _icon(lab, BOX, cut, 0.25) and not _icon(lab, BOX, _fine(cut, prof, BOX, 9.0), 0.25)
+    assert _icon(lab, BOX, _fine(_ramp_cut(prof, y), prof, BOX, 9.0), 0.25)
+    board = synth_board(14811)
+    got = outcome(board.tubes, board.capacity, board.layout, board.image)
+    assert got["outcome"] == "exact"
+
+
+def test_a_board_of_covers_and_empty_tubes_is_read_with_its_capacity_doubted():
+    """Seed 14557: four covers and one empty tube show no liquid, so nothing tells the unit;
+    the covers found say the tubes were, so the board is read (capacity guessed from the
+    tubes' height, doubted) instead of refused. A board read empty is no board."""
+    assert _covers_only([None, [], None]) and not _covers_only([[], []])
+    assert not _covers_only([None, [_Segment(0, 10, np.zeros(3))]])
+    reading = read_screenshot(synth_board(14557).image)
+    assert reading.tubes == [None, None, None, [], None] and not reading.ok
+    assert any("guess" in p for p in reading.problems)

@@ -15,6 +15,7 @@ from puzzlelab.watersort.screenshot import (
     _even,
     _fill_row,
     _ghosts,
+    _glass_raised,
     _holes,
     _icon,
     _inner_walls,
@@ -22,6 +23,7 @@ from puzzlelab.watersort.screenshot import (
     _liquid_floor,
     _merge_same,
     _more_rows,
+    _off_gradient,
     _off_pitch_dropped,
     _pitch,
     _pitch_hint,
@@ -538,3 +540,41 @@ def test_a_slot_beyond_the_other_rows_span_is_a_tube_when_it_shows_walls_and_liq
     lab, side = _liquid_row([100, 160, 220], 360)
     slots = _fill_row(row, 360, lab, bg, [], 0, side, 0.0, (100, 260))
     assert [b[0] for b, _ in slots] == [100, 160, 220]
+
+
+def test_a_row_half_a_pitch_off_centre_gets_faint_glass_over_a_gradient():
+    """Seed 14412: two tubes found half a pitch left of the centre; the slot at the right end
+    holds faint glass over a gradient, its sides differing by more than half the glass's
+    tint, so `_tinted` misses it; but the glass is off the sides' mean, where a gradient
+    lies: a tube. The gradient alone is no tube, and its slot goes to the gaps."""
+    pitch, w, h, y = 80, 40, 180, 100
+    xs = [round(240 + (j - 1) * pitch - w / 2) for j in range(3)]
+    slots = [((x, y, w, h), False) for x in xs[:2]]
+    box = (xs[2], y, w, h)
+    ramp = _lab_board([])
+    ramp[:, :, 2] += np.linspace(0, 12, ramp.shape[1])[None, :]
+    got = _centre(list(slots), set(), pitch, ramp, gaps := [], 0)
+    assert got == slots and gaps == [(0, xs[2])] and not _off_gradient(ramp, box, pitch)
+    glass = ramp.copy()
+    glass[y : y + h, xs[2] : xs[2] + w, 0] += 2.5
+    assert not _tinted(glass, box, pitch, 1.0) and _off_gradient(glass, box, pitch)
+    got = _centre(list(slots), set(), pitch, glass, gaps := [], 0)
+    assert [b[0] for b, _ in got] == xs and gaps == []
+
+
+def test_a_squat_band_of_sides_is_raised_to_its_tubes_glass():
+    """Seed 14239: glass too faint for an edge shows sides only beside the liquid, a band
+    60 rows tall for tubes 40 wide (squatter than any tube: the comb dropped it and the
+    board was refused); the glass tinting the picture above the band raises its top. With
+    no glass above, the top stays."""
+    pitch, w = 80, 40
+    xs = [round(240 + (j - 1) * pitch - w / 2) for j in range(3)]
+    lab = _lab_board([(x, 140, w, 140) for x in xs])
+    for x in xs:
+        lab[220:280, x : x + w] = (45.0, 60.0, 40.0)  # the liquid, its sides the band's
+    pairs = [(x, x + w - 1) for x in xs]
+    assert _glass_raised(lab, pairs, w, pitch, 220, 280) <= 180
+    plain = _lab_board([])
+    for x in xs:
+        plain[220:280, x : x + w] = (45.0, 60.0, 40.0)
+    assert _glass_raised(plain, pairs, w, pitch, 220, 280) == 220

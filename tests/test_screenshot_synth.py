@@ -438,6 +438,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (14492, "a white bottom unit cut by a thick outline read as a '?' cell: silent"),
         (14107, "one '?' cell tinged by the picture under its box: a symbols board, silent"),
         (14001, "a grey liquid resting on '?' cells of its grey read as one more '?'"),
+        (14811, "a lock whose faint icon ramps into its cover, read as an empty tube: silent"),
+        (14239, "glass too faint for edges, the comb's band squat as the liquid: refused"),
+        (14412, "a row half a pitch off centre, its end tube's glass over a gradient: 7 for 8"),
+        (14847, "a row half a pitch off centre, its end tube's faint glass missed: 3 for 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -762,6 +766,28 @@ def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():
     assert _rim_glass(tubes, names, 4, rims) == []  # the stack fits the tubes
     tubes[1] = bottom + [top]  # every tube overflows at the rim: the boxes are short
     assert _rim_glass(tubes, [["a", "a", "b", "b"]] * 2 + [None], 3, rims) == []
+
+
+def test_a_rim_run_longer_than_the_overflow_is_no_headroom_alone():
+    """Seed 14027: a stack of one unit under three at the rim, one unit over the three the
+    boxes' height gives: the headroom's glass alone overflows by one unit, so a run of three
+    far from the glass holds a liquid and is not dropped whole (it was, silently, as the
+    counts then held with the second row missed); near the glass it may be a tube's empty
+    space, and a run of one is the headroom: both are dropped as before."""
+    bottom = [_seg(60, "liquid", 80, units=1)]
+    top = _seg(0, "liquid", 60, units=3)
+    top.fit = 0.9
+    tubes = [bottom + [top], list(bottom), None]
+    names = [["a", "b", "b", "b"], ["a"], None]
+    variants = _rim_glass(tubes, names, 3, [2.0] * 3)  # cut down to the height, maybe
+    assert all(len(v[0]) == 2 for v in variants)
+    top.glass = 13.0  # near the glass: a tube's empty space tinted like a liquid (1507)
+    assert any(len(v[0]) == 1 for v in _rim_glass(tubes, names, 3, [2.0] * 3))
+    top.units, top.glass = 1, 80.0
+    (dropped,) = _rim_glass(tubes, [["a", "b"], ["a"], None], 1, [2.0] * 3)
+    assert [s.units for s in dropped[0]] == [1]
+    board = synth_board(14027)
+    assert outcome(board.tubes, board.capacity, board.layout, board.image)["outcome"] == "flagged"
 
 
 def test_a_rim_run_on_the_grid_is_also_offered_cut_down_on_a_visible_board():

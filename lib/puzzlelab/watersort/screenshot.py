@@ -830,6 +830,7 @@ def _centre(
         b = (round(x - np.sign(off) * pitch), y, w, h)
         walls = prof is not None and _sided(prof, b, 2.0, _inner_walls)
         seen = _stands_out(lab, b, pitch, None, 4.0) or _tinted(lab, b, pitch, HOLE_TINT)
+        seen = seen or _off_gradient(lab, b, pitch)
         if not (walls or seen or _liquid_floor(lab, b, pitch)):
             break
         slots = sorted(slots + [(b, False)], key=lambda s: s[0][0])
@@ -839,6 +840,32 @@ def _centre(
     if 0 <= b[0] and b[0] + w <= lab.shape[1]:
         gaps.append((r, b[0]))
     return slots
+
+
+GRADIENT_TINT = 2.0  # ΔE: glass tints a background this much at least (as `_tinted_rows`)
+
+
+def _off_gradient(lab: np.ndarray, box: tuple, pitch: float) -> bool:
+    """True when a slot's middle half (rows as `_tinted`) differs from the mean of the
+    picture at its two sides by more than the sides differ (and `GRADIENT_TINT`): faint
+    glass over a gradient, whose colour runs evenly across the slot from side to side, so
+    that what lies between the sides lies near their mean; a tint off that mean is the
+    glass's, however much the sides differ."""
+    x, y, w, h = box
+    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+        return False
+    rows = slice(y + h // 4, y + h - h // 8)
+    gap = max(1, int((pitch - w) / 2))
+    parts = [
+        lab[rows, x + w // 4 : x + w - w // 4],
+        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
+        lab[rows, x + w + gap // 3 : x + w + gap],
+    ]
+    if any(p.size == 0 for p in parts):
+        return False
+    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
+    tint = np.linalg.norm(inner - (left + right) / 2)
+    return bool(tint > max(GRADIENT_TINT, np.linalg.norm(left - right)))
 
 
 def _pitch(row: list[tuple]) -> float:
@@ -1238,6 +1265,8 @@ def _comb_rows(
             pairs = _tubes_between(pairs, pitch, w, width)
             w = int(np.median([r - left for left, r in pairs])) + 1
             top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and (bottom - top) / w < 1.8 and len(pairs) >= 2:
+            top = _glass_raised(lab, pairs, w, pitch, top, bottom)
         if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
             continue
         if banner and (top + bottom) / 2 >= banner:
@@ -1263,6 +1292,14 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _glass_raised(lab: np.ndarray, pairs: list, w: int, pitch: float, top: int, bottom: int) -> int:
+    """A squat band's top raised to where its tubes' glass ends (the median of its tubes, see
+    `_glass_top`): sides of glass too faint for an edge show only beside the liquid, so the
+    band is as tall as the liquid in its fullest tube, often no taller than the tube is wide."""
+    boxes = [(left, top, w, bottom - top) for left, _ in pairs]
+    return int(np.median([_glass_top(lab, b, max(1.0, pitch - w)) for b in boxes]))
 
 
 def _liquid_only(band: tuple, pitch: float, size: tuple) -> tuple:
@@ -1354,6 +1391,28 @@ def _segments(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segme
         if b > a:
             segs.append(_Segment(y_top + a, y_top + b, np.median(profile[a:b], axis=0)))
     return segs
+
+
+def _ramped(prof: np.ndarray, box: tuple, jump: float) -> list[_Segment]:
+    """A tube's runs cut where its profile leaves its run's colour (`_ramp_cut`), merged
+    as `_fine` merges: the runs of a slot read as one colour, to find a faint icon in."""
+    return _fine(_ramp_cut(prof, box[1], jump), prof, box, jump)
+
+
+def _ramp_cut(profile: np.ndarray, y_top: int, jump: float = 9.0) -> list[_Segment]:
+    """Cut a colour profile where it strays more than `jump` (ΔE) from its run's colour so
+    far: a faint icon blurred into a slow ramp never jumps from the rows just above it (see
+    `_segments`), but its colour leaves the cover's."""
+    cuts = [0]
+    for i in range(1, len(profile)):
+        if np.linalg.norm(profile[i] - np.median(profile[cuts[-1] : i], axis=0)) > jump:
+            cuts.append(i)
+    cuts.append(len(profile))
+    return [
+        _Segment(y_top + a, y_top + b, np.median(profile[a:b], axis=0))
+        for a, b in pairwise(cuts)
+        if b > a
+    ]
 
 
 def _merge_short(segs: list[_Segment], profile: np.ndarray, y_top: int, min_len: float) -> list:
@@ -2203,6 +2262,14 @@ def _read_slots(
             rivals = [(cands[i], offs[i]) for i in _rival_units(cands, cover, unit, flattest)]
             free = _uncounted_unit(np.array(bounds), height, _least_unit(free and free[0]))
             blind = [free] if free and abs(free[0] - unit) > 0.06 * unit else []
+        elif _covers_only(per_tube):  # nothing shows the unit: the capacity is a guess
+            unit, ambiguous, curve, rivals, blind = (
+                (height - offset) / GUESSED_FIT,
+                True,
+                (),
+                [],
+                [],
+            )
         else:  # no boundary between two colours: only the liquid's heights tell the unit
             unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = unseen
@@ -3170,10 +3237,10 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
         left = geo - sum(s.units for s in t[:-1])
         if left > 0 and t[-1].fit < RIM_CUT_FIT:
             out[k] = _cut_top(t, geo)
-        elif at_rim[names[k][-1]] == counts[names[k][-1]]:
+        elif at_rim[names[k][-1]] == counts[names[k][-1]] and _headroom_only(t, geo):
             out[k] = t[:-1]
     strong = _fully_visible(names)  # the invariant is exact
-    dropped = [t[:-1] if k in rim else t for k, t in enumerate(per_tube)]
+    dropped = [t[:-1] if k in rim and _headroom_only(t, geo) else t for k, t in enumerate(per_tube)]
     cuts = {k for k, t in rim.items() if strong or sum(s.units for s in t[:-1]) < geo}
     cut = [_cut_top(t, geo) if k in cuts else t for k, t in enumerate(per_tube)]
     changed: list[list] = []
@@ -3181,6 +3248,16 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
         if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
             changed.append(v)
     return changed
+
+
+def _headroom_only(segs: list[_Segment], geo: int) -> bool:
+    """True when a stack's top run may be glass alone: within `GLASSY` of the glass (the
+    empty space of a tube, however tall, tinted like a liquid), or no more units than the
+    stack holds over `geo` (the headroom's glass over a picture, whatever its colour). A
+    run far from the glass and longer than the overflow holds a liquid: its tube is taller
+    than its box."""
+    top = segs[-1]
+    return top.glass < GLASSY or top.units <= sum(s.units for s in segs) - geo
 
 
 def _cut_top(segs: list[_Segment], most: int) -> list[_Segment]:
@@ -3716,6 +3793,9 @@ def _segment_tubes(
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
         if _icon(lab, box, segs, 0.25) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
             raw.append(None)
+            continue
+        if len(segs) == 1 and _icon(lab, box, _ramped(prof, box, params.jump), 0.25):
+            raw.append(None)  # one colour from top to bottom, an icon blurred into it
             continue
         for s in segs:
             s.glass = glass.distance(s, box)
@@ -4653,6 +4733,17 @@ def _split_cell(grey: _Segment, mark: _Segment) -> bool:
     a bold hook) cuts the profile reads as a '?' piece and a piece of its grey fill, so
     their boundary may fall inside one cell."""
     return grey.kind == "liquid" and mark.kind == "hidden" and _neutral(grey)
+
+
+# units a tube's height is taken to fit when no liquid shows the unit (covers and empty
+# tubes only): the common tube of four units under a headroom of about one unit
+GUESSED_FIT = 5.0
+
+
+def _covers_only(per_tube: list) -> bool:
+    """True when a board's tubes are covered or empty, at least one covered: no liquid shows
+    the unit, but the covers found say the tubes were (a board read empty is no board)."""
+    return any(t is None for t in per_tube) and not any(per_tube)
 
 
 def _unit_candidates(height: float) -> np.ndarray:
