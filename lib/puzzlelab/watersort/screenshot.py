@@ -2041,7 +2041,7 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
-    if clear and seen and not _explains(fit, bands[0], sides[0]):
+    if clear and seen and not _fit_explains(fit, bands[0], sides[0]):
         fit = None  # the rims fitted agree whatever the picture: a liquid topping full tubes
     offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
     tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
@@ -2080,7 +2080,7 @@ def _tinted_rims(rims: dict, boxes: list[tuple], colour: np.ndarray) -> tuple | 
 FIT_MISS = 8.0  # ΔE: a rim farther than this from a see-through fit is not glass it explains
 
 
-def _explains(fit: tuple | None, rim: np.ndarray, side: np.ndarray) -> bool:
+def _fit_explains(fit: tuple | None, rim: np.ndarray, side: np.ndarray) -> bool:
     """True when a see-through fit (a, b) (or none) explains a rim seen with `side` behind it."""
     return fit is None or float(np.linalg.norm(rim - fit[0] * side - fit[1])) < FIT_MISS
 
