@@ -50,6 +50,7 @@ from puzzlelab.watersort.screenshot import (
     _plain_fill,
     _profile,
     _reclaimable,
+    _rim,
     _rim_doubts,
     _rim_glass,
     _rival_units,
@@ -473,6 +474,49 @@ def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes()
     lab[y : y + h, x : x + w] = bg + [-6.0, 0.0, 0.0]
     tinted = _glass(lab, every[:3], every, bg)
     assert np.linalg.norm(tinted.color - lab[y, x]) < 1 and tinted.fit is None
+
+
+def test_the_glass_is_sampled_inside_a_short_headroom():
+    """Three full tubes topped by one yellow under a headroom of dark glass a third of a
+    unit tall (6 % of the box): the rim band lies in the headroom, so the glass is the dark
+    glass, not the yellow that every full tube shows at 8 % of its height."""
+    bg, glass, yellow = [30.0, 20.0, -50.0], [15.0, 10.0, -30.0], [95.0, -5.0, 80.0]
+    lab = np.tile(np.array(bg), (200, 320, 1))
+    every = [(20 + 60 * k, 40, 30, 120) for k in range(3)]
+    for x, y, w, h in every:
+        lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]  # liquid below
+        lab[y + 8 : y + 36, x : x + w] = yellow  # the top unit
+        lab[y : y + 8, x : x + w] = glass  # the headroom
+    got = _glass(lab, every, every, np.array(bg))
+    assert np.linalg.norm(got.color - glass) < 1
+
+
+def test_a_fit_missing_the_clear_rim_is_a_liquid_topping_full_tubes():
+    """Four full tubes topped by one navy (rims alike whatever the picture behind) and two
+    empty tubes of clear glass: fitting the rims as see-through glass finds the navy (a
+    glass letting nothing through); that fit misses the clear rim taken for the glass, so the
+    glass is clear, and a navy run is far from it."""
+    navy = np.array([19.0, 20.0, -37.0])
+    behind = [[65.0, -20, 45], [45.0, 0, 34], [22.0, 27, 14], [47.0, 43, -17]]
+    behind += [[49.0, 19, 15], [53.0, -4, 45]]
+    lab = np.zeros((200, 360, 3))
+    every = [(60 * k + 15, 40, 30, 120) for k in range(6)]
+    for k, (x, y, w, h) in enumerate(every):
+        lab[:, 60 * k : 60 * k + 60] = behind[k]  # a photo: its colour differs tube to tube
+        if k < 4:
+            lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]  # liquid below
+            lab[y : y + 40, x : x + w] = navy  # a navy unit up to the rim
+    assert np.allclose(_see_through(*_rims_of(lab, every))[1], navy, atol=1)  # opaque "glass"
+    got = _glass(lab, every[:4], every, np.array([42.0, 10.0, 5.0]))
+    assert got.fit is not None and got.fit[0] == 1.0  # clear glass: it shows the picture
+    run = _Segment(40, 80, navy)
+    assert got.distance(run, every[0]) > 30
+
+
+def _rims_of(lab: np.ndarray, every: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
+    """(rim colours, backgrounds beside them) of `every` box, as `_glass` samples them."""
+    pairs = [_rim(lab, b, every, np.zeros(3)) for b in every]
+    return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
 
 
 def test_a_colour_topping_full_tubes_yields_to_tinted_glass_beside_the_picture():
