@@ -432,6 +432,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (13358, "a grey curtain, its knob lost in its folds, read as an empty tube: silently"),
         (13420, "a curtain over a photo, its knob missed, read as an empty tube"),
         (13411, "a row of 7 over a row of 6: both end tubes cut by the other row's span"),
+        (14464, "rims sampled under a short headroom: a green topping two tubes as glass, silent"),
+        (14266, "every tube full, its rim band on the top liquid: one top unit taken as glass"),
+        (14347, "four tubes topped by one navy fitted as opaque glass past a clear rim: silent"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
