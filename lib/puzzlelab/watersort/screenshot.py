@@ -2009,15 +2009,10 @@ def _off_line(c: np.ndarray, start: np.ndarray, shift: np.ndarray) -> float:
     return float(np.linalg.norm(c - start - t * shift))
 
 
-RIM_AT = 0.04  # of a box's height: past the rim's outline and lip, yet with its band (h / 25)
-# inside a headroom a third of a unit tall over four units (8 %): lower, the band of a full
-# tube is its top liquid, which several full tubes share as they share the glass
-
-
 def _rim(lab: np.ndarray, box: tuple, every: list[tuple], bg: np.ndarray) -> tuple:
     """(colour just under a tube's rim, background beside it there)."""
     x, y, w, h = box
-    y0 = y + int(RIM_AT * h)
+    y0 = y + int(0.08 * h)
     y1 = y0 + max(2, h // 25)
     band = np.median(lab[y0:y1, x + int(0.3 * w) : x + int(0.7 * w)].reshape(-1, 3), axis=0)
     side = _beside(lab, box, y0, y1, _room(box, every))
