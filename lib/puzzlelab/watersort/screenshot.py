@@ -29,8 +29,8 @@ General image analysis, no game's pixel coordinates or colours:
    when its liquid rests on its boxes' floors);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
-   empty glass are empty space: the glass is sampled just under the rims (inside a short
-   headroom) and, where the background changes from tube to tube, fitted as see-through
+   empty glass are empty space: the glass is sampled under the rims and, where the
+   background changes from tube to tube, fitted as see-through
    (rim = a * background behind + b), unless the fit misses the rim taken for clear glass
    (rims alike whatever the picture behind are a liquid topping full tubes); a
    top run whose colour follows the picture beside the tube down its length is glass however
