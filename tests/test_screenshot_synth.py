@@ -51,6 +51,7 @@ from puzzlelab.watersort.screenshot import (
     _plain_fill,
     _profile,
     _reclaimable,
+    _rim,
     _rim_doubts,
     _rim_glass,
     _rival_units,
@@ -442,6 +443,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (14239, "glass too faint for edges, the comb's band squat as the liquid: refused"),
         (14412, "a row half a pitch off centre, its end tube's glass over a gradient: 7 for 8"),
         (14847, "a row half a pitch off centre, its end tube's faint glass missed: 3 for 4"),
+        (14347, "four tubes topped by one navy fitted as opaque glass past a clear rim: silent"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -484,6 +486,34 @@ def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes()
     lab[y : y + h, x : x + w] = bg + [-6.0, 0.0, 0.0]
     tinted = _glass(lab, every[:3], every, bg)
     assert np.linalg.norm(tinted.color - lab[y, x]) < 1 and tinted.fit is None
+
+
+def test_a_fit_missing_the_clear_rim_is_a_liquid_topping_full_tubes():
+    """Four full tubes topped by one navy (rims alike whatever the picture behind) and two
+    empty tubes of clear glass: fitting the rims as see-through glass finds the navy (a
+    glass letting nothing through); that fit misses the clear rim taken for the glass, so the
+    glass is clear, and a navy run is far from it."""
+    navy = np.array([19.0, 20.0, -37.0])
+    behind = [[65.0, -20, 45], [45.0, 0, 34], [22.0, 27, 14], [47.0, 43, -17]]
+    behind += [[49.0, 19, 15], [53.0, -4, 45]]
+    lab = np.zeros((200, 360, 3))
+    every = [(60 * k + 15, 40, 30, 120) for k in range(6)]
+    for k, (x, y, w, h) in enumerate(every):
+        lab[:, 60 * k : 60 * k + 60] = behind[k]  # a photo: its colour differs tube to tube
+        if k < 4:
+            lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]  # liquid below
+            lab[y : y + 40, x : x + w] = navy  # a navy unit up to the rim
+    assert np.allclose(_see_through(*_rims_of(lab, every))[1], navy, atol=1)  # opaque "glass"
+    got = _glass(lab, every[:4], every, np.array([42.0, 10.0, 5.0]))
+    assert got.fit is not None and got.fit[0] == 1.0  # clear glass: it shows the picture
+    run = _Segment(40, 80, navy)
+    assert got.distance(run, every[0]) > 30
+
+
+def _rims_of(lab: np.ndarray, every: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
+    """(rim colours, backgrounds beside them) of `every` box, as `_glass` samples them."""
+    pairs = [_rim(lab, b, every, np.zeros(3)) for b in every]
+    return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
 
 
 def test_a_colour_topping_full_tubes_yields_to_tinted_glass_beside_the_picture():

@@ -29,8 +29,10 @@ General image analysis, no game's pixel coordinates or colours:
    when its liquid rests on its boxes' floors);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
-   empty glass are empty space: the glass is sampled under the rims and, where the background
-   changes from tube to tube, fitted as see-through (rim = a * background behind + b); a
+   empty glass are empty space: the glass is sampled under the rims and, where the
+   background changes from tube to tube, fitted as see-through
+   (rim = a * background behind + b), unless the fit misses the rim taken for clear glass
+   (rims alike whatever the picture behind are a liquid topping full tubes); a
    top run whose colour follows the picture beside the tube down its length is glass however
    far from that model (`_tracks`: a liquid is flat); empty space is only at a tube's top,
    and the outline across its bottom is neither unit nor glass; a run that shows a mark
@@ -2105,7 +2107,8 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     far = np.linalg.norm(bands - bg, axis=1)
     shared = ((d < 8).sum(axis=1) >= min(2, len(bands))) | (far < 8)  # or clear glass
     clear = [b for b in every if np.linalg.norm(rims[b][0] - rims[b][1]) < 8]
-    if clear and not (shared & (far < 8)).any():  # a rim shows what is behind: clear glass
+    seen = not (shared & (far < 8)).any()
+    if clear and seen:  # a rim shows what is behind: clear glass
         bands = np.array([rims[b][0] for b in clear])
         k = int(np.argmin(np.linalg.norm(bands - bg, axis=1)))
         bands, sides = bands[k : k + 1], np.array([rims[clear[k]][1]])  # its own background
@@ -2114,6 +2117,8 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     near = shared & (pick <= pick.min() + 8)  # every rim of that colour: their backgrounds
     ref = np.median(sides[near] if near.any() else sides, axis=0)
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
+    if clear and seen and not _fit_explains(fit, bands[0], sides[0]):
+        fit = None  # the rims fitted agree whatever the picture: a liquid topping full tubes
     offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
     tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
     colour = bands[int(np.argmin(pick))]
@@ -2146,6 +2151,14 @@ def _tinted_rims(rims: dict, boxes: list[tuple], colour: np.ndarray) -> tuple | 
     k = int(np.argmin(np.linalg.norm(offsets, axis=1)))
     band, side = rims[near[k]]
     return band, side, (1.0, np.median(offsets, axis=0))
+
+
+FIT_MISS = 8.0  # ΔE: a rim farther than this from a see-through fit is not glass it explains
+
+
+def _fit_explains(fit: tuple | None, rim: np.ndarray, side: np.ndarray) -> bool:
+    """True when a see-through fit (a, b) (or none) explains a rim seen with `side` behind it."""
+    return fit is None or float(np.linalg.norm(rim - fit[0] * side - fit[1])) < FIT_MISS
 
 
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
