@@ -283,9 +283,9 @@ def test_a_striped_tube_read_empty_among_covers_is_a_curtain():
 
 
 def test_a_short_piece_absorbed_into_a_run_leaves_its_colour():
-    """A run that absorbed a short piece (the picture under a box reaching below its tube)
-    keeps its own colour when it absorbs another: the colour is not taken again over rows
-    that hold the absorbed piece (seed 14107, a '?' cell read green)."""
+    """A run at the box's end that absorbed a short piece there (the picture under a box
+    reaching below its tube) keeps its own colour when it absorbs another: the colour is not
+    taken again over rows that hold the absorbed piece (seed 14107, a '?' cell read green)."""
     grey, edge, green = [48.0, 0.0, -2.0], [60.0, -40.0, 40.0], [74.0, -70.0, 66.0]
     profile = np.array([grey] * 13 + [grey] * 10 + [edge] * 8 + [green] * 9)
     segs = [
