@@ -110,6 +110,16 @@ PREVIOUS = (
 # on (13000-13999): 897 of 1,000 exact (884 before), silent 5 (11 before); core tuning seeds
 # 1000-1599: 573 of 600 (571 before), none silent; never looked at, 4200-4599: 360 of 400
 # exact (90.0 %; 352, 88.0 %, before), silent 2 (3 before).
+# 2026-11-28 evening, after the '?' cell rules (bottom cells of one liquid, the symbols share,
+# pieces absorbed at a box's end, cells on the counts' word, doubted), the blind fit read for
+# miscounted marks, a see-through fit missing the clear rim dropped, faint cover icons, rim
+# runs dropped only when glassy or overflowing, covers-only boards, squat bands and end tubes
+# over gradients: 0.24-0.25 s mean, 0.43-0.51 s worst CPU per screenshot over three runs (the
+# previous reader run in turn with it: 0.23-0.24 / 0.42-0.43 s); synthetic: 97 % of notebook
+# 07's 60 seeds (none silent), mean CPU per board 0.99-1.01x the previous reader's (from the
+# sweeps); fresh pool (14000-14999): 912 of 1,000 exact (899 before), silent 1 (9 before),
+# refusals 0 (2 before); core tuning seeds 1000-1599: 571 of 600 (573 before), none silent;
+# never looked at, 4600-4999: 353 of 400 exact (88.3 %; 351, 87.8 %, before), silent 0 (1).
 
 
 def _decode_and_scale(path) -> None:
