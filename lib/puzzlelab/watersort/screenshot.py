@@ -853,19 +853,11 @@ def _off_gradient(lab: np.ndarray, box: tuple, pitch: float) -> bool:
     glass over a gradient, whose colour runs evenly across the slot from side to side, so
     that what lies between the sides lies near their mean; a tint off that mean is the
     glass's, however much the sides differ."""
-    x, y, w, h = box
-    if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
+    _, _, _, h = box
+    beside = _middle_and_sides(lab, box, pitch, (h // 4, h - h // 8))
+    if beside is None:
         return False
-    rows = slice(y + h // 4, y + h - h // 8)
-    gap = max(1, int((pitch - w) / 2))
-    parts = [
-        lab[rows, x + w // 4 : x + w - w // 4],
-        lab[rows, max(0, x - gap) : max(0, x - gap // 3)],
-        lab[rows, x + w + gap // 3 : x + w + gap],
-    ]
-    if any(p.size == 0 for p in parts):
-        return False
-    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
+    inner, left, right = beside
     tint = np.linalg.norm(inner - (left + right) / 2)
     return bool(tint > max(GRADIENT_TINT, np.linalg.norm(left - right)))
 
@@ -998,9 +990,21 @@ def _set_apart(lab: np.ndarray, box: tuple, pitch: float, band: tuple, tol: floa
     """True when the middle half of a slot, in rows `band` (from its top), differs (ΔE of
     medians over `tol`) from the picture beside it at each side, by more than twice as much
     as the two sides differ (a background changing across the slot differs at its sides)."""
+    beside = _middle_and_sides(lab, box, pitch, band)
+    if beside is None:
+        return False
+    inner, left, right = beside
+    near = min(np.linalg.norm(inner - left), np.linalg.norm(inner - right))
+    return bool(near > tol and near > 2 * np.linalg.norm(left - right))
+
+
+def _middle_and_sides(lab: np.ndarray, box: tuple, pitch: float, band: tuple) -> tuple | None:
+    """Median colours of a slot's middle half and of the picture beside it at each side (in
+    the gap to the next slot at `pitch`), rows `band` from its top; None for a slot off the
+    picture or with no picture beside it."""
     x, y, w, h = box
     if x < 0 or x + w > lab.shape[1] or y < 0 or y + h > lab.shape[0]:
-        return False
+        return None
     rows = slice(y + band[0], y + band[1])
     gap = max(1, int((pitch - w) / 2))
     parts = [
@@ -1009,10 +1013,8 @@ def _set_apart(lab: np.ndarray, box: tuple, pitch: float, band: tuple, tol: floa
         lab[rows, x + w + gap // 3 : x + w + gap],
     ]
     if any(p.size == 0 for p in parts):
-        return False
-    inner, left, right = (np.median(p.reshape(-1, 3), axis=0) for p in parts)
-    near = min(np.linalg.norm(inner - left), np.linalg.norm(inner - right))
-    return bool(near > tol and near > 2 * np.linalg.norm(left - right))
+        return None
+    return tuple(np.median(p.reshape(-1, 3), axis=0) for p in parts)
 
 
 def _background(lab: np.ndarray, rows: list[list[tuple]]) -> np.ndarray:
@@ -4548,42 +4550,38 @@ def _changed_tubes(per_tube: list, variant: list) -> list[int]:
 
 
 def _unseen_marks(per_tube: list, capacity: int) -> list[list]:
-    """Variants of a reading with no '?' run, one per grey (runs within `SAME_FILL` ΔE of one),
-    with that grey's liquid runs taken for '?' cells, when every one lies in a '?' cell's place
-    (see `_on_cells`) and they hold no whole number of `capacity` units: a thin mark on a
-    small JPEG can vanish from every cell, and then no '?' run gives the cells' grey (see
+    """Variants of a reading with no '?' run, one per grey (see `_grey_groups`), with that
+    grey's liquid runs taken for '?' cells, when every one lies in a '?' cell's place (see
+    `_on_cells`) and they hold no whole number of `capacity` units: a thin mark on a small
+    JPEG can vanish from every cell, and then no '?' run gives the cells' grey (see
     `_missed_marks`). A whole colour's worth would keep the invariant either way, so the
     counts could not vouch for it."""
     if capacity < 1 or any(s.kind == "hidden" for t in per_tube if t for s in t):
         return []
-    runs = [
-        (k, i, s)
-        for k, t in enumerate(per_tube)
-        if t
-        for i, s in enumerate(t)
-        if s.kind == "liquid" and _neutral(s)
+    return [
+        _as_cells(per_tube, same)
+        for same in _grey_groups(per_tube)
+        if sum(per_tube[k][i].units for k, i in same) % capacity
+        and all(_on_cells(per_tube[k], i) for k, i in same)
     ]
-    out, done = [], set()
-    for _, _, ref in runs:
-        same = [(k, i) for k, i, s in runs if np.linalg.norm(s.lab - ref.lab) < SAME_FILL]
-        units = sum(per_tube[k][i].units for k, i in same)
-        if tuple(same) in done or units % capacity == 0:
-            continue
-        done.add(tuple(same))
-        if all(_on_cells(per_tube[k], i) for k, i in same):
-            variant = [list(t) if t else t for t in per_tube]
-            for k, i in same:
-                variant[k][i] = replace(variant[k][i], kind="hidden")
-            out.append(variant)
-    return out
 
 
 def _surplus_grey(per_tube: list, capacity: int) -> list | None:
     """Per tube segments with a grey liquid seen more than `capacity` times (no liquid is),
     every run of it in '?' cells' places (see `_on_cells`), taken for '?' cells, or None when
     there is none: a mark too thin or blurred to be seen on every cell (a small JPEG) leaves
-    the cells one grey run after another at the tubes' bottoms. Within `SAME_FILL` ΔE of
-    one run is one grey."""
+    the cells one grey run after another at the tubes' bottoms."""
+    for same in _grey_groups(per_tube) if capacity >= 1 else []:
+        if sum(per_tube[k][i].units for k, i in same) <= capacity:
+            continue
+        if all(_on_cells(per_tube[k], i) for k, i in same):
+            return _as_cells(per_tube, same)
+    return None
+
+
+def _grey_groups(per_tube: list) -> list[list[tuple[int, int]]]:
+    """The grey liquid runs of a reading as (tube, run) pairs, grouped by grey: each group
+    the runs within `SAME_FILL` ΔE of one of them, in reading order, none twice."""
     runs = [
         (k, i, s)
         for k, t in enumerate(per_tube)
@@ -4591,17 +4589,20 @@ def _surplus_grey(per_tube: list, capacity: int) -> list | None:
         for i, s in enumerate(t)
         if s.kind == "liquid" and _neutral(s)
     ]
+    groups: list[list[tuple[int, int]]] = []
     for _, _, ref in runs:
         same = [(k, i) for k, i, s in runs if np.linalg.norm(s.lab - ref.lab) < SAME_FILL]
-        if capacity < 1 or sum(per_tube[k][i].units for k, i in same) <= capacity:
-            continue
-        if not all(_on_cells(per_tube[k], i) for k, i in same):
-            continue
-        out = [list(t) if t else t for t in per_tube]
-        for k, i in same:
-            out[k][i] = replace(out[k][i], kind="hidden")
-        return out
-    return None
+        if same not in groups:
+            groups.append(same)
+    return groups
+
+
+def _as_cells(per_tube: list, runs: list[tuple[int, int]]) -> list:
+    """A copy of a reading's runs with the (tube, run) `runs` read as '?' cells."""
+    out = [list(t) if t else t for t in per_tube]
+    for k, i in runs:
+        out[k][i] = replace(out[k][i], kind="hidden")
+    return out
 
 
 def _shown_tops(per_tube: list) -> list | None:
