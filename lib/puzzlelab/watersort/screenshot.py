@@ -1435,8 +1435,8 @@ def _merge_short(segs: list[_Segment], profile: np.ndarray, y_top: int, min_len:
         keep = segs[j] if segs[j].length >= segs[k].length else segs[k]
         rows = profile[keep.y0 - y_top : keep.y1 - y_top]
         if keep.y1 - y_top >= len(profile):  # at the box's end: the picture under it?
-            rows = rows[np.linalg.norm(rows - keep.lab, axis=1) < ABSORBED] if len(rows) else rows
-        segs[min(j, k)] = _Segment(a, b, np.median(rows if len(rows) else keep.lab[None], axis=0))
+            rows = rows[np.linalg.norm(rows - keep.lab, axis=1) < ABSORBED]
+        segs[min(j, k)] = _Segment(a, b, np.median(rows, axis=0) if len(rows) else keep.lab)
         del segs[max(j, k)]
     return segs
 
