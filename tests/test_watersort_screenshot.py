@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from puzzlelab.errors import PuzzleError
 from puzzlelab.paths import shared_dir
 from puzzlelab.watersort import Level, read_screenshot
-from puzzlelab.watersort.colors import cluster_colors, rgb_to_lab
+from puzzlelab.watersort.colors import _refill_short, cluster_colors, rgb_to_lab
 from puzzlelab.watersort.screenshot import ReaderParams, leave_one_game_out, wrong_units
 
 SHOTS = shared_dir("corpora", "watersort", "screenshots")
@@ -109,6 +109,26 @@ def test_a_unit_shifted_off_its_colour_is_joined_back_on_a_full_board():
     labels_, _ = cluster_colors(samples, n_clusters=3, size=4)
     assert [len(set(labels_[k * 4 : k * 4 + 4])) for k in range(3)] == [1, 1, 1]
     assert len(set(cluster_colors(samples)[0])) == 4
+
+
+def test_units_shifted_in_two_tubes_go_back_to_their_own_colours_on_a_full_board():
+    """Two colours each lose one unit to a shade between them (seed 15128: round bottoms on
+    a small JPEG); the two shifted units join each other, not their colours, so joining
+    short colours whole cannot balance the board. Dealing the short colours' units out
+    afresh to the two colours seen three times puts each back where it is nearest."""
+    base = np.array([[70.0, -30, -20], [55, 0, -45], [60, 60, 40]])  # cyan, blue, red
+    samples = np.repeat(base, 4, axis=0)
+    samples[3] = [65.0, -20, -30]  # a cyan shifted towards blue
+    samples[7] = [62.0, -12, -34]  # a blue shifted towards cyan
+    labels_, _ = cluster_colors(samples, n_clusters=3, size=4)
+    assert [len(set(labels_[k * 4 : k * 4 + 4])) for k in range(3)] == [1, 1, 1]
+    assert len(set(labels_)) == 3
+    split = cluster_colors(samples)[0]  # the join alone: the two shifted units together
+    assert len(set(split)) == 4
+    dealt = _refill_short(samples, split, 4, 30.0)
+    assert [len(set(dealt[k * 4 : k * 4 + 4])) for k in range(3)] == [1, 1, 1]
+    assert len(set(dealt)) == 3
+    assert (_refill_short(samples, split, 4, 10.0) == split).all()  # beyond reach: kept
 
 
 @pytest.mark.parametrize(

@@ -56,6 +56,8 @@ def cluster_colors(
         alt = fcluster(tree, n_clusters, criterion="maxclust") - 1
         if not _balanced(alt, n_clusters, size) and size:
             alt = _join_short(samples, labels, size)
+        if not _balanced(alt, n_clusters, size) and size:
+            alt = _refill_short(samples, labels, size, 2 * join)
         if _balanced(alt, n_clusters, size):
             labels = alt
     labels = _renumber(labels)
@@ -80,6 +82,35 @@ def _join_short(samples: np.ndarray, labels: np.ndarray, size: int) -> np.ndarra
             return labels
         _, a, b = min(pairs)
         labels[labels == b] = a
+
+
+def _refill_short(samples: np.ndarray, labels: np.ndarray, size: int, reach: float) -> np.ndarray:
+    """`labels` with the samples of colours seen fewer than `size` times dealt out afresh to
+    the fewest such colours that can hold them, the largest ones (each filled to `size`, the
+    nearest samples first as a whole: an optimal assignment), or `labels` when that choice is
+    not clear or a sample would move farther than `reach` ΔE. Units shifted past `join` in
+    two tubes can join each other rather than their own colours, which joining whole colours
+    in pairs (see `_join_short`) cannot undo."""
+    from scipy.optimize import linear_sum_assignment
+
+    ids, counts = np.unique(labels, return_counts=True)
+    short = sorted((int(c) for c in ids[counts < size]), key=lambda c: -(labels == c).sum())
+    loose = np.flatnonzero(np.isin(labels, short))
+    need = len(loose) // size
+    if counts.max() > size or not need or len(loose) % size:
+        return labels
+    sizes = [(labels == c).sum() for c in short]
+    if need < len(short) and sizes[need - 1] == sizes[need]:  # no clear core colours
+        return labels
+    cores = short[:need]
+    centre = np.array([samples[labels == c].mean(axis=0) for c in cores])
+    cost = np.linalg.norm(samples[loose][:, None, :] - centre[None, :, :], axis=2)
+    rows, slots = linear_sum_assignment(np.repeat(cost, size, axis=1))
+    if cost[rows, slots // size].max() > reach:
+        return labels
+    out = labels.copy()
+    out[loose[rows]] = np.array(cores)[slots // size]
+    return out
 
 
 def _renumber(labels: np.ndarray) -> np.ndarray:
