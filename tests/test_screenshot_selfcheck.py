@@ -478,6 +478,20 @@ def test_a_grey_seen_more_than_capacity_times_in_cells_places_is_offered_as_cell
     assert [_kinds(v) for v in _counted_cells(tubes, True, 4)] == [["hl", "hl", "l"]]
 
 
+def test_a_grey_split_in_two_runs_at_a_tube_bottom_is_one_stack_of_cells():
+    """JPEG noise can split a stack of unmarked '?' cells into two grey runs (seed 15339):
+    the upper one lies on the lower, which the variant reads as cells too, so both are in
+    '?' cells' places and the surplus grey is offered as cells."""
+    red = (50, 60, 40)
+    tubes = [
+        [_run("liquid", (45, 0, 0), 2), _run("liquid", red)],
+        [_run("liquid", (44, 1, 0)), _run("liquid", (47, 0, 1)), _run("liquid", red)],
+        [_run("liquid", (46, 0, 0), 2), _run("liquid", red)],
+    ]
+    assert _kinds(_surplus_grey(tubes, 4)) == ["hl", "hhl", "hl"]
+    assert [_kinds(v) for v in _unseen_marks(tubes[:2], 3)] == [["hl", "hhl"]]
+
+
 def test_a_grey_in_cells_places_on_a_board_with_no_question_run_is_offered_as_cells():
     """With no '?' run seen (a thin mark vanished from every cell, seed 14527), each grey
     whose runs all lie in '?' cells' places is a variant of its own, unless it holds a whole

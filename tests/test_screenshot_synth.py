@@ -1303,6 +1303,19 @@ def test_unmarked_cells_atop_a_marked_run_are_liquid():
     assert out[1].y1 == out[0].y0 == 60
 
 
+def test_a_question_run_with_a_mark_counted_per_cell_keeps_its_top_cell():
+    """A '?' run whose marks were counted one per cell keeps every cell hidden even when its
+    top cell shows no mark on the unit grid (a mark drawn high in its cell, seed 15092); with
+    fewer marks counted than cells, the unmarked top cell is a grey liquid on the cells."""
+    images, box = _cells([True, False])
+    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", units=2, glyphs=2)
+    out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
+    assert [(s.kind, s.units) for s in out] == [("hidden", 2)]
+    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", units=2, glyphs=1)
+    out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
+    assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
+
+
 def test_unmarked_top_cells_of_a_question_run_are_liquid_with_no_one_fill():
     """With no one '?' fill on the board (rings round the marks leave several greys), a
     '?' run's top cells that show no mark are still a grey liquid resting on the cells."""
@@ -1682,3 +1695,40 @@ def test_rival_units_are_the_other_peaks_of_the_fit():
     assert cands[_rival_units(cands, cover, 24.0)].tolist() == [12.0]
     assert cands[_rival_units(cands, cover, 8.0, most=1)].tolist() == [16.0]
     assert cands[_rival_units(cands, cover, 24.0, 13.0)].tolist() == []  # 12: too flat
+
+
+def test_a_small_doubted_picture_is_read_again_with_its_jpeg_blocks_smoothed(monkeypatch):
+    """A picture under `SMALL_PICTURE` px whose reading has doubts is read again with a
+    `DEBLOCK` median at its own size, and that reading is taken only when it has none and
+    keeps every '?' cell (a median wipes marks out: seed 15930 lost one, silently); a larger
+    picture, or a sound first reading, is read once."""
+    from puzzlelab.watersort import screenshot
+
+    seen, second = [], [["a", "a"]]
+
+    def fake(rgb, params):
+        seen.append(rgb.copy())
+        smooth = len(seen) > 1
+        return screenshot.Reading(
+            tubes=second if smooth else [["?", "a"]],
+            capacities=[2],
+            palette={},
+            boxes=[],
+            confidence=[[1.0, 1.0]],
+            level=None,
+            layout=[1],
+            unit_height=1.0,
+            problems=[] if smooth else ["doubt"],
+        )
+
+    monkeypatch.setattr(screenshot, "_read_picture", fake)
+    rng = np.random.default_rng(0)
+    small = rng.integers(0, 256, (screenshot.SMALL_PICTURE - 1, 120, 3), dtype=np.uint8)
+    assert not read_screenshot(small).ok and len(seen) == 2  # a '?' lost: the first kept
+    assert (seen[1] == cv2.medianBlur(small, screenshot.DEBLOCK)).all()
+    seen.clear()
+    second[:] = [["?", "b"]]
+    assert read_screenshot(small).tubes == [["?", "b"]] and len(seen) == 2
+    seen.clear()
+    large = rng.integers(0, 256, (400, screenshot.SMALL_PICTURE), dtype=np.uint8)
+    assert not read_screenshot(large).ok and len(seen) == 1

@@ -26,7 +26,10 @@ General image analysis, no game's pixel coordinates or colours:
    picture with doubts gives way to the one at its own size when that one is sound and
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
-   when its liquid rests on its boxes' floors);
+   when its liquid rests on its boxes' floors); a small picture (a thumbnail, under
+   `SMALL_PICTURE` px) whose reading has doubts is read once more with its JPEG blocks
+   smoothed by a small median at its own size, and that reading is taken when it has none
+   and keeps every '?' cell (a median wipes marks out, never draws one: `_marks_kept`);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the
@@ -65,10 +68,14 @@ General image analysis, no game's pixel coordinates or colours:
    only when several marked runs are coloured (`_symbols`); where the counts break, grey
    runs in '?' cells' places are offered as cells whose marks were missed, also with no '?'
    seen on the board or a grey seen more than `capacity` times (`_unseen_marks`,
-   `_surplus_grey`); a liquid run whose unit cells are each one colour but differ from cell
+   `_surplus_grey`; a grey JPEG noise split in two runs is one stack of cells), and a '?'
+   run with a mark counted per cell keeps its top cell though the grid's cell shows no
+   mark (`_unmarked_top`); a liquid run whose unit cells are each one colour but differ from cell
    to cell is cut between them (`_split_mixed`: two near colours blurred together);
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
-   stay apart while JPEG noise does not split a colour; a fully visible board must hold every
+   stay apart while JPEG noise does not split a colour (units shifted off their colours in
+   several tubes, which join each other, are dealt back to the colours seen too rarely:
+   `colors._refill_short`); a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
    clear glass, a headroom merged into the top run at the rim: `_rim_glass`) is settled by
@@ -1659,6 +1666,36 @@ def read_screenshot(
     if not isinstance(params, ReaderParams):
         raise PuzzleError(f"params must be a ReaderParams, not {type(params).__name__}")
     rgb = load_image(path_or_array, channels)
+    reading = _read_picture(rgb, params)
+    if reading.ok or min(rgb.shape[:2]) >= SMALL_PICTURE:
+        return reading
+    try:
+        calm = _read_picture(cv2.medianBlur(rgb, DEBLOCK), params)
+    except InvalidPuzzleError:
+        return reading
+    return calm if calm.ok and _marks_kept(reading, calm) else reading
+
+
+# a picture this small (px on its short side) is mostly a heavily compressed thumbnail: its
+# JPEG blocks and ringing, scaled up several times, split colours and hide marks
+SMALL_PICTURE = 300
+DEBLOCK = 3  # px: a median this wide at the picture's own size smooths blocks, keeps units
+
+
+def _marks_kept(first: Reading, calm: Reading) -> bool:
+    """The reading of a smoothed picture has at least the first reading's '?' cells: a
+    median can wipe a thin mark out but draws none, so fewer cells are marks it lost."""
+    return _hidden_count(calm) >= _hidden_count(first)
+
+
+def _hidden_count(reading: Reading) -> int:
+    """How many '?' cells a reading holds."""
+    return sum(t.count(HIDDEN) for t in reading.tubes if t)
+
+
+def _read_picture(rgb: np.ndarray, params: ReaderParams) -> Reading:
+    """The reading of an RGB picture (see `read_screenshot`), before any second reading of a
+    small doubted picture with its JPEG blocks smoothed."""
     scale = WORK_HEIGHT / rgb.shape[0]
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
@@ -4559,10 +4596,10 @@ def _unseen_marks(per_tube: list, capacity: int) -> list[list]:
     if capacity < 1 or any(s.kind == "hidden" for t in per_tube if t for s in t):
         return []
     return [
-        _as_cells(per_tube, same)
+        cells
         for same in _grey_groups(per_tube)
         if sum(per_tube[k][i].units for k, i in same) % capacity
-        and all(_on_cells(per_tube[k], i) for k, i in same)
+        and _all_on_cells(cells := _as_cells(per_tube, same), same)
     ]
 
 
@@ -4574,9 +4611,15 @@ def _surplus_grey(per_tube: list, capacity: int) -> list | None:
     for same in _grey_groups(per_tube) if capacity >= 1 else []:
         if sum(per_tube[k][i].units for k, i in same) <= capacity:
             continue
-        if all(_on_cells(per_tube[k], i) for k, i in same):
-            return _as_cells(per_tube, same)
+        if _all_on_cells(cells := _as_cells(per_tube, same), same):
+            return cells
     return None
+
+
+def _all_on_cells(cells: list, runs: list[tuple[int, int]]) -> bool:
+    """Every (tube, run) of `runs` lies in a '?' cell's place (see `_on_cells`) once all of
+    them are read as cells: a grey split in two runs by JPEG noise is one stack of cells."""
+    return all(_on_cells(cells[k], i) for k, i in runs)
 
 
 def _grey_groups(per_tube: list) -> list[list[tuple[int, int]]]:
@@ -5185,10 +5228,11 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
 def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bottom: float) -> list:
     """Split off the top cells of a '?' run that show no mark: a grey liquid resting on '?'
     cells of a like grey joins their run, and only the marks tell it apart. Cells lower down
-    keep their kind (a round bottom may hide a mark)."""
+    keep their kind (a round bottom may hide a mark), and a run with as many marks counted
+    as cells keeps all (a mark drawn high in its cell falls off the grid's cell)."""
     top = below + s.units
     plain = 0
-    while plain < s.units - 1:
+    while plain < s.units - 1 and s.glyphs < s.units:
         k = top - plain - 1
         y0, y1 = _cell_span(bottom, unit, k)
         if _cell_marked(images, box, y0, y1):
