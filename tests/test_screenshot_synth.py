@@ -1306,14 +1306,15 @@ def test_unmarked_cells_atop_a_marked_run_are_liquid():
 def test_a_question_run_with_a_mark_counted_per_cell_keeps_its_top_cell():
     """A '?' run whose marks were counted one per cell keeps every cell hidden even when its
     top cell shows no mark on the unit grid (a mark drawn high in its cell, seed 15092); with
-    fewer marks counted than cells, the unmarked top cell is a grey liquid on the cells."""
+    fewer or more marks counted than cells, the unmarked top cell is a grey liquid."""
     images, box = _cells([True, False])
     run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", units=2, glyphs=2)
     out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
     assert [(s.kind, s.units) for s in out] == [("hidden", 2)]
-    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", units=2, glyphs=1)
-    out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
-    assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
+    for glyphs in (1, 3):  # a mark fewer, or a count gone wrong (a mark's pieces: 15087)
+        run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", units=2, glyphs=glyphs)
+        out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
+        assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
 
 
 def test_unmarked_top_cells_of_a_question_run_are_liquid_with_no_one_fill():
