@@ -1303,18 +1303,23 @@ def test_unmarked_cells_atop_a_marked_run_are_liquid():
     assert out[1].y1 == out[0].y0 == 60
 
 
-def test_a_question_run_with_a_mark_counted_per_cell_keeps_its_top_cell():
-    """A '?' run whose marks were counted one per cell keeps every cell hidden even when its
-    top cell shows no mark on the unit grid (a mark drawn high in its cell, seed 15092); with
-    fewer or more marks counted than cells, the unmarked top cell is a grey liquid."""
-    images, box = _cells([True, False])
-    run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", units=2, glyphs=2)
-    out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
-    assert [(s.kind, s.units) for s in out] == [("hidden", 2)]
-    for glyphs in (1, 3):  # a mark fewer, or a count gone wrong (a mark's pieces: 15087)
-        run = _Segment(0, 60, np.array([50.0, 0.0, 0.0]), "hidden", units=2, glyphs=glyphs)
-        out = _split_marked(images, box, [run], 30.0, 0.0, np.array([50.0, 0.0, 0.0]))
-        assert [(s.kind, s.units) for s in out] == [("hidden", 1), ("liquid", 1)]
+def test_a_question_cell_whose_mark_sits_high_keeps_its_kind():
+    """A '?' run's top cell whose mark is drawn high in it, the grid's trimmed window showing
+    only its foot (seed 15092), stays a '?' cell: the mark shows a quarter of a unit up. With
+    no mark at all the cell is a grey liquid resting on the cells."""
+    fill = np.array([50.0, 0.0, 0.0])
+    expected = {True: [("hidden", 2), ("liquid", 1)], False: [("hidden", 1), ("liquid", 2)]}
+    for high, kinds in expected.items():
+        images, box = _cells([True, False, False])
+        for im in images:
+            im[:30, :, 0] = 60.0  # a liquid on top of the two cells
+        if high:
+            images[0][30:36, 12:18, 0] = 90.0  # the mark, at the cell's top
+        run = _Segment(30, 90, fill, "hidden", units=2, glyphs=2)
+        top = _Segment(0, 30, np.array([60.0, 0.0, 0.0]), "liquid", units=1)
+        out = _split_marked(images, box, [run, top], 30.0, 0.0, fill)
+        got = [(s.kind, s.units) for s in out]
+        assert got[0] == kinds[0] and sum(u for k, u in got if k == "liquid") == kinds[1][1]
 
 
 def test_unmarked_top_cells_of_a_question_run_are_liquid_with_no_one_fill():

@@ -69,8 +69,8 @@ General image analysis, no game's pixel coordinates or colours:
    runs in '?' cells' places are offered as cells whose marks were missed, also with no '?'
    seen on the board or a grey seen more than `capacity` times (`_unseen_marks`,
    `_surplus_grey`; a grey JPEG noise split in two runs is one stack of cells), and a '?'
-   run with just one mark counted per cell keeps its top cell though the grid's cell shows
-   no mark (`_unmarked_top`); a liquid run whose unit cells are each one colour but differ from cell
+   run's top cell whose mark shows a quarter of a unit above the grid's cell stays a '?'
+   (`_unmarked_top`); a liquid run whose unit cells are each one colour but differ from cell
    to cell is cut between them (`_split_mixed`: two near colours blurred together);
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour (units shifted off their colours in
@@ -5225,18 +5225,24 @@ def _split_marked(images, box: tuple, segs: list, unit: float, offset: float, fi
     return out
 
 
+MARK_LIFT = 0.25  # units: how far a '?' drawn high in its cell may sit above the grid's cell
+
+
 def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bottom: float) -> list:
     """Split off the top cells of a '?' run that show no mark: a grey liquid resting on '?'
     cells of a like grey joins their run, and only the marks tell it apart. Cells lower down
-    keep their kind (a round bottom may hide a mark), and a run with just as many marks
-    counted as cells keeps all (a mark drawn high in its cell falls off the grid's cell; a
-    count over the cells is a count gone wrong, a mark's pieces counted apart)."""
+    keep their kind (a round bottom may hide a mark), and a cell whose mark shows a
+    `MARK_LIFT` of a unit higher keeps its kind too (a mark drawn high in its cell, or a grid
+    a little low, leaves the cell's trimmed window only the mark's dot)."""
     top = below + s.units
     plain = 0
-    while plain < s.units - 1 and s.glyphs != s.units:
+    while plain < s.units - 1:
         k = top - plain - 1
         y0, y1 = _cell_span(bottom, unit, k)
         if _cell_marked(images, box, y0, y1):
+            break
+        lift = round(MARK_LIFT * unit)
+        if _cell_marked(images, box, y0 - lift, y1 - lift):
             break
         plain += 1
     if not plain:
