@@ -388,7 +388,7 @@ def _more_rows(
     says where to look, so a slot whose walls show in `side` counts too: not so for one row,
     where every top is tried and a photo's edges line up somewhere)."""
     if len(rows) == 1 and len(rows[0]) >= 2:
-        return _second_row(rows, lab)
+        return _second_row(rows, lab, side)
     if len(rows) < 2:
         return rows
     tops = [row[0][0][1] for row in rows]
@@ -404,7 +404,9 @@ def _more_rows(
     return [r for r in [above, *rows, below] if r]
 
 
-def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
+def _second_row(
+    rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray | None = None
+) -> list[list[tuple]]:
     """One row, with a row of faint tubes of its size and pitch (see `_row_at`) above or
     below it when one is seen: with no second row found there is no step between rows to
     look at, so every top clear of the row is tried. A row of glass is seen over a run of
@@ -416,7 +418,8 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     tubes) set the background between them apart like glass."""
     row = rows[0]
     x, y, w, h = row[0][0]
-    pitch, most = _pitch_hint(rows), len(row) + 1
+    filled = _assemble(rows, lab, side, [])[0] if side is not None else row
+    pitch, most = _pitch_hint([filled]), max(len(row), len(filled)) + 1
     step = max(1, h // 24)
     clear = _tops_clear(lab, y, h, step)
     found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
