@@ -432,7 +432,26 @@ def _second_row(
             a, b = max(runs, key=lambda r: r[1] - r[0])
             best = _row_at(lab, clear[(a + b - 1) // 2], (w, h), pitch, n)
             break
+    if best and _glass_between(lab, row, best, pitch):
+        return rows
     return sorted([row, best], key=lambda r: r[0][0][1]) if best else rows
+
+
+JOIN_ROWS = 3  # image rows: a gap between two rows this thin shows too little to judge
+
+
+def _glass_between(lab: np.ndarray, row: list[tuple], other: list[tuple], pitch: float) -> bool:
+    """True when every slot of the row `other` that stands over or under a tube of `row`
+    shows glass (`_tinted`) across the gap between the two rows too: the found tubes' own
+    glass running on past their boxes (a box fitted to the liquid misses a faint top), not a
+    second row; games leave the background showing between two rows."""
+    (_, y, _, h), (_, t, _, _) = row[0][0], other[0][0]
+    lo, hi = (t + h, y) if t < y else (y + h, t)
+    if hi - lo < JOIN_ROWS:
+        return False
+    pairs = [(b, a) for b, _ in other for a, _ in row if _x_overlap(a, b) >= 0.5 * min(a[2], b[2])]
+    gap = [(b[0], lo, b[2], hi - lo) for b, _ in pairs]
+    return bool(gap) and all(_set_apart(lab, g, pitch, (0, g[3]), 2.5) for g in gap)
 
 
 def _tops_clear(lab: np.ndarray, y: int, h: int, step: int) -> list[int]:
