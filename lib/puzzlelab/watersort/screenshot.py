@@ -415,7 +415,10 @@ def _second_row(
     tube more than the row found (games share tubes evenly, and the row found may lack a
     tube its spacing adds later): capped at the row's count, a row of three drawn under a
     row of two found takes the two slots centred between its tubes, whose sides (the
-    tubes) set the background between them apart like glass."""
+    tubes) set the background between them apart like glass. Given the side strength
+    `side`, the row's pitch and count are those of the row its spacing fills (`_assemble`:
+    two tubes found apart span the board's pitch twice), and a second row holds at least
+    one tube fewer than that (a few slots lining up on a picture's details are no row)."""
     row = rows[0]
     x, y, w, h = row[0][0]
     filled = _assemble(rows, lab, side, [])[0] if side is not None else row
@@ -424,7 +427,7 @@ def _second_row(
     clear = _tops_clear(lab, y, h, step)
     found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
     best: list[tuple] = []
-    for n in range(most, 1, -1):
+    for n in range(most, max(1, len(filled) - 2), -1):  # rows differ by one tube at most
         tops = [t for t, got in found if len(got) == n]
         runs = _runs(np.isin(np.array(clear), tops)) if tops else []
         runs = [(a, b) for a, b in runs if b - a >= 3]
