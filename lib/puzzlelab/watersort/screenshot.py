@@ -3831,12 +3831,7 @@ def _segment_tubes(
         prof = _profile(flat, box)
         cut = _segments(prof, box[1], params.jump)
         segs = _merge_same(_merge_short(cut, prof, box[1], min_len), params.jump)
-
-        def bare(s: _Segment, box: tuple = box) -> bool:
-            return glass.distance(s, box) < COVER_BARE
-
-        fine = _fine(cut, prof, box, params.jump)
-        if _icon(lab, box, segs, 0.25, bare) or _icon(lab, box, fine, 0.25, bare):
+        if _icon(lab, box, segs, 0.25) or _icon(lab, box, _fine(cut, prof, box, params.jump), 0.25):
             raw.append(None)
             continue
         if len(segs) == 1 and _icon(lab, box, _ramped(prof, box, params.jump), 0.25):
@@ -4259,10 +4254,7 @@ def _drifts(prof: np.ndarray, seg: _Segment, box: tuple) -> bool:
     return _varies(prof, seg, box)
 
 
-COVER_BARE = 16.0  # ΔE: a run this near the glass or the picture is no liquid (as `s.glass`)
-
-
-def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0, bare=None) -> bool:
+def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0) -> bool:
     """True when a tube holds an icon: one to three runs at its middle (a lock's shackle and
     body, a badge's blurred rim) between runs of one colour, each at least `body` of the
     tube's height, and narrower than the tube (see `_narrow`). A liquid unit fills the tube's
@@ -4270,17 +4262,12 @@ def _icon(lab: np.ndarray, box: tuple, segs: list[_Segment], body: float = 0.0, 
     the run above it starts at the box's top, on the cover's own rows (see `_cover_span`: a
     box fitted to the liquids may miss the top). A cover hides its tube from the top, so the
     run above the icon starts within the box's top fifth (a box may reach over the cover's
-    top; a liquid unit over '?' cells of its shade is no cover). Given `bare` (True for a
-    run of glass or the picture), every run over the cover's must be bare: a box reaching
-    over a cover's top shows what is behind it, and a liquid there tops a tube of '?'
-    cells whose one mark the filtered profile kept, not a cover."""
+    top; a liquid unit over '?' cells of its shade is no cover)."""
     x, y, w, h = box
     if w < 8:
         return False
     for i, above in enumerate(segs):
         if above.y0 > y + 0.2 * h:  # a cover hides its tube from the top
-            break
-        if i and bare is not None and not bare(segs[i - 1]):  # a liquid over it: no cover
             break
         for j in range(i + 2, min(i + 5, len(segs))):
             below, mid = segs[j], segs[i + 1 : j]
