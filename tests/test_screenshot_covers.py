@@ -328,18 +328,3 @@ def test_a_board_of_covers_and_empty_tubes_is_read_with_its_capacity_doubted():
     assert reading.tubes == [None, None, None, [], None] and not reading.ok
     assert any("guess" in p for p in reading.problems)
 
-
-def test_a_liquid_over_the_run_above_a_mark_is_no_cover():
-    """Seed 15170: a '?' tube whose grey cells under its top unit kept one mark in the
-    filtered profile: grey, a narrow dark mark, grey, a run within the box's top fifth
-    under a blue unit, was taken for a cover's icon and the tube read covered, silently.
-    A cover hides its tube from the top: with a liquid over that run it is no icon; with
-    glass (or the picture) there, the box's margin over a cover, it still is."""
-    lab = _cover([(70, 80)])
-    x, y, w, h = BOX
-    lab[y : y + 24, x : x + w] = (45, 5, -50)  # a blue unit at the top, 0.15 of the box
-    segs = _merge_same(_segments(_profile(lab, BOX), y))
-    assert len(segs) == 4
-    assert _icon(lab, BOX, segs, 0.25)  # blind to what the top run is
-    assert not _icon(lab, BOX, segs, 0.25, lambda s: s.y0 > y)  # the top run is a liquid
-    assert _icon(lab, BOX, segs, 0.25, lambda s: True)  # the top run is glass

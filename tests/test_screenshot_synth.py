@@ -446,7 +446,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (14347, "four tubes topped by one navy fitted as opaque glass past a clear rim: silent"),
         (15692, "a second row of 3 under a row found as every other tube: one row, silent"),
         (15586, "the one row's faint glass tops taken for a second row of 3: silent"),
-        (15170, "a '?' tube's one surviving mark under its top unit taken for an icon: silent"),
         (15994, "two slots on a gradient's bubbles taken for a row of 2 under a row of 8"),
     ],
 )
