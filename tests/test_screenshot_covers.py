@@ -327,4 +327,3 @@ def test_a_board_of_covers_and_empty_tubes_is_read_with_its_capacity_doubted():
     reading = read_screenshot(synth_board(14557).image)
     assert reading.tubes == [None, None, None, [], None] and not reading.ok
     assert any("guess" in p for p in reading.problems)
-
