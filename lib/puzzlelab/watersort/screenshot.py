@@ -416,13 +416,15 @@ def _second_row(
     tube its spacing adds later): capped at the row's count, a row of three drawn under a
     row of two found takes the two slots centred between its tubes, whose sides (the
     tubes) set the background between them apart like glass. Given the side strength
-    `side`, the row's pitch and count are those of the row its spacing fills (`_assemble`:
-    two tubes found apart span the board's pitch twice), and a second row holds at least
-    one tube fewer than that (a few slots lining up on a picture's details are no row)."""
+    `side`, the row's pitch is that of the row its spacing fills (`_assemble`: two tubes
+    found apart span the board's pitch twice), and a second row holds at least one tube
+    fewer than that row (a few slots lining up on a picture's details are no row); the
+    count looked for stays the found row's (a row of more, looked for at once, stands a
+    little off the tubes the spacing fills in later)."""
     row = rows[0]
     x, y, w, h = row[0][0]
     filled = _assemble(rows, lab, side, [])[0] if side is not None else row
-    pitch, most = _pitch_hint([filled]), max(len(row), len(filled)) + 1
+    pitch, most = _pitch_hint([filled]), len(row) + 1
     step = max(1, h // 24)
     clear = _tops_clear(lab, y, h, step)
     found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
