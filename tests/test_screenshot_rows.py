@@ -22,6 +22,7 @@ from puzzlelab.watersort.screenshot import (
     _details,
     _find_rows,
     _gaps_taken,
+    _glass_between,
     _icon,
     _merge_same,
     _native_retry,
@@ -31,6 +32,7 @@ from puzzlelab.watersort.screenshot import (
     _refit,
     _regular,
     _same_pitch,
+    _second_row,
     _segments,
     _side_strength,
     _sound,
@@ -447,3 +449,54 @@ def test_a_row_at_the_pictures_bottom_grows_where_its_glass_goes_on():
     for x, _, w, _ in boxes:
         lab[110:150, x + 6 : x + w - 6] = [75.0, 5.0, 5.0]  # glass above each box
     assert shot._grown_end(lab, boxes, boxes, 30) == "top"
+
+
+def _found_rows(seed: int) -> list[list[tuple]]:
+    """The rows `_find_rows` finds in synthetic board `seed` at the working height."""
+    rgb = synth_board(seed).image
+    scale = 800 / rgb.shape[0]
+    img = cv2.resize(rgb, (round(rgb.shape[1] * scale), 800), interpolation=cv2.INTER_CUBIC)
+    lab = shot.rgb_to_lab(img)
+    return _find_rows(img, lab, _side_strength(lab))
+
+
+def test_a_second_row_is_looked_for_at_the_pitch_of_the_row_filled():
+    """Seed 15692: the top row of four is found as two outlines two tubes apart; at their
+    step, twice the board's pitch, no centred second row stood on its three tubes, so the
+    board read as one row with ok True. At the pitch of the row its spacing fills, the row
+    of three (a tube, a curtain, an empty tube) is found."""
+    assert [len(row) for row in _found_rows(15692)] == [2, 3]  # the 2 filled to 4 later
+
+
+def test_a_second_row_holds_at_least_one_tube_fewer_than_the_row_found():
+    """Seed 15994: a row of eight over a gradient with bubbles; two slots at the rows' pitch
+    lined up on two bubbles, a 'second row' of two games never share tubes into."""
+    assert [len(row) for row in _found_rows(15994)] == [8]
+
+
+def _glass_column(gap: bool) -> tuple[np.ndarray, list]:
+    """A Lab picture 800 x 400 of a flat background with three tubes of faint glass (ΔE 4)
+    from y=100 to y=700, their liquid from y=420 (the row found: boxes there), and, with
+    `gap`, the glass cut across at y=380..420 (two rows: glass above, liquid below)."""
+    lab = np.zeros((800, 400, 3))
+    lab[:] = [40.0, 20.0, -40.0]
+    for x in (80, 180, 280):
+        lab[100:700, x : x + W] = [44.0, 20.0, -40.0]
+        lab[420:700, x : x + W] = [60.0, -40.0, 30.0]
+        if gap:
+            lab[380:420, x : x + W] = [40.0, 20.0, -40.0]
+    return lab, [[((x, 420, W, 280), False) for x in (80, 180, 280)]]
+
+
+def test_glass_running_on_past_the_row_found_is_no_second_row():
+    """Seed 15586: boxes fitted to the liquid miss the tubes' faint glass above it, where a
+    row of glass slots was found and the three tubes read twice with ok True. Glass that
+    runs on across the gap to the row found is the same tubes'; cut by background between
+    (as games stack rows), it is a row of its own."""
+    lab, rows = _glass_column(gap=False)
+    other = [((x, 100, W, 280), True) for x in (80, 180, 280)]
+    assert _glass_between(lab, rows[0], other, 100.0)
+    assert _second_row(rows, lab) == rows
+    lab, rows = _glass_column(gap=True)
+    assert not _glass_between(lab, rows[0], other, 100.0)
+    assert [len(row) for row in _found_rows(15586)] == [3]

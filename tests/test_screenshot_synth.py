@@ -444,6 +444,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (14412, "a row half a pitch off centre, its end tube's glass over a gradient: 7 for 8"),
         (14847, "a row half a pitch off centre, its end tube's faint glass missed: 3 for 4"),
         (14347, "four tubes topped by one navy fitted as opaque glass past a clear rim: silent"),
+        (15692, "a second row of 3 under a row found as every other tube: one row, silent"),
+        (15586, "the one row's faint glass tops taken for a second row of 3: silent"),
+        (15994, "two slots on a gradient's bubbles taken for a row of 2 under a row of 8"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -395,7 +395,7 @@ def _more_rows(
     says where to look, so a slot whose walls show in `side` counts too: not so for one row,
     where every top is tried and a photo's edges line up somewhere)."""
     if len(rows) == 1 and len(rows[0]) >= 2:
-        return _second_row(rows, lab)
+        return _second_row(rows, lab, side)
     if len(rows) < 2:
         return rows
     tops = [row[0][0][1] for row in rows]
@@ -411,7 +411,9 @@ def _more_rows(
     return [r for r in [above, *rows, below] if r]
 
 
-def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
+def _second_row(
+    rows: list[list[tuple]], lab: np.ndarray, side: np.ndarray | None = None
+) -> list[list[tuple]]:
     """One row, with a row of faint tubes of its size and pitch (see `_row_at`) above or
     below it when one is seen: with no second row found there is no step between rows to
     look at, so every top clear of the row is tried. A row of glass is seen over a run of
@@ -420,15 +422,21 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
     tube more than the row found (games share tubes evenly, and the row found may lack a
     tube its spacing adds later): capped at the row's count, a row of three drawn under a
     row of two found takes the two slots centred between its tubes, whose sides (the
-    tubes) set the background between them apart like glass."""
+    tubes) set the background between them apart like glass. Given the side strength
+    `side`, the row's pitch is that of the row its spacing fills (`_assemble`: two tubes
+    found apart span the board's pitch twice), and a second row holds at least one tube
+    fewer than that row (a few slots lining up on a picture's details are no row); the
+    count looked for stays the found row's (a row of more, looked for at once, stands a
+    little off the tubes the spacing fills in later)."""
     row = rows[0]
     x, y, w, h = row[0][0]
-    pitch, most = _pitch_hint(rows), len(row) + 1
+    filled = _assemble(rows, lab, side, [])[0] if side is not None else row
+    pitch, most = _pitch_hint([filled]), len(row) + 1
     step = max(1, h // 24)
     clear = _tops_clear(lab, y, h, step)
     found = [(t, _row_at(lab, t, (w, h), pitch, most)) for t in clear]
     best: list[tuple] = []
-    for n in range(most, 1, -1):
+    for n in range(most, max(1, len(filled) - 2), -1):  # rows differ by one tube at most
         tops = [t for t, got in found if len(got) == n]
         runs = _runs(np.isin(np.array(clear), tops)) if tops else []
         runs = [(a, b) for a, b in runs if b - a >= 3]
@@ -436,7 +444,26 @@ def _second_row(rows: list[list[tuple]], lab: np.ndarray) -> list[list[tuple]]:
             a, b = max(runs, key=lambda r: r[1] - r[0])
             best = _row_at(lab, clear[(a + b - 1) // 2], (w, h), pitch, n)
             break
+    if best and _glass_between(lab, row, best, pitch):
+        return rows
     return sorted([row, best], key=lambda r: r[0][0][1]) if best else rows
+
+
+JOIN_ROWS = 3  # image rows: a gap between two rows this thin shows too little to judge
+
+
+def _glass_between(lab: np.ndarray, row: list[tuple], other: list[tuple], pitch: float) -> bool:
+    """True when every slot of the row `other` that stands over or under a tube of `row`
+    shows glass (`_tinted`) across the gap between the two rows too: the found tubes' own
+    glass running on past their boxes (a box fitted to the liquid misses a faint top), not a
+    second row; games leave the background showing between two rows."""
+    (_, y, _, h), (_, t, _, _) = row[0][0], other[0][0]
+    lo, hi = (t + h, y) if t < y else (y + h, t)
+    if hi - lo < JOIN_ROWS:
+        return False
+    pairs = [(b, a) for b, _ in other for a, _ in row if _x_overlap(a, b) >= 0.5 * min(a[2], b[2])]
+    gap = [(b[0], lo, b[2], hi - lo) for b, _ in pairs]
+    return bool(gap) and all(_set_apart(lab, g, pitch, (0, g[3]), 2.5) for g in gap)
 
 
 def _tops_clear(lab: np.ndarray, y: int, h: int, step: int) -> list[int]:
