@@ -3043,7 +3043,7 @@ def _choose(
                 first = out
                 tops = list(rimmed) if rimmed else [-np.inf] * len(rims)
                 doubt = broken or out[2] > geo  # past the tubes' height
-                for rim in _rim_glass(tubes, out[0], geo, tops) if doubt else []:
+                for rim in _rim_glass(tubes, out[0], geo, tops, rims) if doubt else []:
                     alt = _label(
                         [None if t is None else list(t) for t in rim], geo, covered_idx, params
                     )
@@ -3217,7 +3217,9 @@ def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: in
 RIM_CUT_FIT = 0.5  # a top run fitting the grid this well ends on a boundary (see `_rim_glass`)
 
 
-def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
+def _rim_glass(
+    per_tube: list, names: list, geo: int, rims: list[float], rows: list[float] | None = None
+) -> list[list]:
     """Per tube segments with the glass taken out of top runs that start at the rim (above
     `rims[k]`) in stacks of more than `geo` units (the capacity the tubes' height gives): one
     variant, or [] when no such run is changed.
@@ -3235,7 +3237,8 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     picture of nearly the liquid's colour, merged into its run), for the invariant to judge
     as well; on a board whose invariant is weak, only runs keeping a unit are cut (none is
     dropped whole: a capacity guessed too small would lose a liquid), and a whole unit so
-    cut stays in doubt (see `_rim_doubts`)."""
+    cut stays in doubt (see `_rim_doubts`). A row whose box top a liquid reaches (see
+    `_short_tops`; `rows[k]`: tube k's box top, alike for a row's tubes) is left alone."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -3243,6 +3246,8 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
     }
     if 2 * len(rim) > sum(1 for t in per_tube if t):  # most tubes: the boxes are short
         return []
+    short = _short_tops(rim, rows) if rows is not None else set()
+    rim = {k: t for k, t in rim.items() if k not in short}
     counts = Counter(u for t in names if t for u in t)
     at_rim = Counter()
     for k, t in rim.items():
@@ -3263,6 +3268,21 @@ def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list
         if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
             changed.append(v)
     return changed
+
+
+ROW_TOPS = 2.0  # pixels: boxes whose tops lie this near are one row's, drawn alike
+
+
+def _short_tops(rim: dict, rows: list[float]) -> set[int]:
+    """Tubes of `rim` (index -> stack overflowing at its box top) in rows whose box top is no
+    rim: one of the row's stacks there tops out in a run far from the glass (`GLASSY` or
+    more) and ending on the unit grid, a liquid's own whole units. No liquid fills a tube to
+    its rim, so the row's boxes were cut at the liquid's top (the faint glass above them
+    missed) and the other runs there are top units, not the headroom's glass."""
+    liquid = [
+        rows[k] for k, t in rim.items() if t[-1].glass >= GLASSY and t[-1].fit >= RIM_CUT_FIT
+    ]
+    return {k for k in rim if any(abs(rows[k] - y) <= ROW_TOPS for y in liquid)}
 
 
 def _headroom_only(segs: list[_Segment], geo: int) -> bool:
@@ -3333,13 +3353,21 @@ def _as_glass(
     begins at the tube's top (above `rims[k]`) can be glass: when another colour shows above
     it, that is the glass, the run a liquid beneath it. And a top run whose top lies on the
     unit grid at no more than `geo` units (the capacity the tubes' height gives) is a whole
-    unit, no glass."""
+    unit, no glass; nor is a run at a box top a liquid reaches in another tube of its row
+    (see `_short_tops`: `rims` is alike for a row's tubes)."""
     counts = Counter(u for t in names if t for u in t if u != HIDDEN)
     rare = {c for c, m in counts.items() if m < capacity}
+    at_top = {
+        k: t
+        for k, t in enumerate(per_tube)
+        if t and t[-1].kind == "liquid" and t[-1].y0 <= rims[k]
+    }
+    short = _short_tops(at_top, rims)
     tops = {
         k: t[-1]
         for k, t in enumerate(per_tube)
         if t
+        and k not in short
         and t[-1].kind == "liquid"
         and t[-1].glass < GLASSY
         and names[k]
