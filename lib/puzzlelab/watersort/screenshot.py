@@ -71,11 +71,13 @@ General image analysis, no game's pixel coordinates or colours:
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
-   clear glass, a headroom merged into the top run at the rim: `_rim_glass`) is settled by
-   that invariant, never against it (`_choose`); so, with a doubt left on the reading, are
-   a liquid of nearly the glass's colour read as glass (over a picture, or under liquid,
-   where glass never shows) and the headroom read as a colour seen too often (`_completed`,
-   `_over_glass`); where covered or hidden units leave the counts unable to check it, two
+   clear glass, a headroom merged into the top run at the rim: `_rim_glass`; never in a row
+   whose box top a liquid's whole unit reaches, cut at the liquid's top: `_short_tops`) is
+   settled by that invariant, never against it (`_choose`); so, with a doubt left on the
+   reading, is the run taken for glass over a '?' stack (games show every tube's top unit:
+   `_capped_hidden`), and so are a liquid of nearly the glass's colour read as glass (over a
+   picture, or under liquid, where glass never shows) and the headroom read as a colour seen
+   too often (`_completed`, `_over_glass`); where covered or hidden units leave the counts unable to check it, two
    colours nearer than a player's eye tells apart that fit one colour's count are doubted
    (`_near_colours`).
 """
