@@ -3315,8 +3315,8 @@ def _short_tops(rim: dict, rows: list[float], names: list) -> set[int]:
     or more), ending on the unit grid (`WHOLE_TOP_FIT`), of a colour (`names`: the units'
     colours as labelled) seen below the box tops too: a liquid's own whole units. No liquid
     fills a tube to its rim, so the row's boxes were cut at the liquid's top (the faint glass
-    above them missed) and the other runs there are top units, not the headroom's glass. A
-    colour seen nowhere else may be the headroom's glass over a picture, whatever its colour."""
+    above them missed) and the other runs there are top units, not the headroom's glass. A colour seen nowhere
+    else may be the headroom's glass over a picture, whatever its colour."""
     at_top = Counter()
     for k, t in rim.items():
         at_top[names[k][-1]] += t[-1].units
