@@ -77,9 +77,9 @@ General image analysis, no game's pixel coordinates or colours:
    reading, is the run taken for glass over a '?' stack (games show every tube's top unit:
    `_capped_hidden`), and so are a liquid of nearly the glass's colour read as glass (over a
    picture, or under liquid, where glass never shows) and the headroom read as a colour seen
-   too often (`_completed`, `_over_glass`); where covered or hidden units leave the counts
-   unable to check it, two colours nearer than a player's eye tells apart that fit one
-   colour's count are doubted (`_near_colours`).
+   too often (`_completed`, `_over_glass`); where covered or hidden units leave the counts unable to check it, two
+   colours nearer than a player's eye tells apart that fit one colour's count are doubted
+   (`_near_colours`).
 """
 
 from __future__ import annotations
@@ -3279,7 +3279,7 @@ def _rim_glass(
     }
     if 2 * len(rim) > sum(1 for t in per_tube if t):  # most tubes: the boxes are short
         return []
-    short = _short_tops(rim, rows, names) if rows is not None else set()
+    short = _short_tops(rim, rows) if rows is not None else set()
     rim = {k: t for k, t in rim.items() if k not in short}
     counts = Counter(u for t in names if t for u in t)
     at_rim = Counter()
@@ -3304,30 +3304,15 @@ def _rim_glass(
 
 
 ROW_TOPS = 2.0  # pixels: boxes whose tops lie this near are one row's, drawn alike
-# a top run fitting the grid this well (its top a tenth of a unit off or nearer) is a liquid's
-# own top, no headroom merged into it (that puts the top a fifth of a unit off or more)
-WHOLE_TOP_FIT = 0.8
 
 
-def _short_tops(rim: dict, rows: list[float], names: list) -> set[int]:
-    """Tubes of `rim` (index -> stack with its top run at its box top) in rows whose box top
-    is no rim: one of the row's stacks there tops out in a run far from the glass (`GLASSY`
-    or more), ending on the unit grid (`WHOLE_TOP_FIT`), of a colour (`names`: the units'
-    colours as labelled) seen below the box tops too: a liquid's own whole units. No liquid
-    fills a tube to its rim, so the row's boxes were cut at the liquid's top (the faint glass
-    above them missed) and the other runs there are top units, not the headroom's glass. A colour seen nowhere
-    else may be the headroom's glass over a picture, whatever its colour."""
-    at_top = Counter()
-    for k, t in rim.items():
-        at_top[names[k][-1]] += t[-1].units
-    counts = Counter(u for t in names if t for u in t)
-    liquid = [
-        rows[k]
-        for k, t in rim.items()
-        if t[-1].glass >= GLASSY
-        and t[-1].fit >= WHOLE_TOP_FIT
-        and counts[names[k][-1]] > at_top[names[k][-1]]
-    ]
+def _short_tops(rim: dict, rows: list[float]) -> set[int]:
+    """Tubes of `rim` (index -> stack overflowing at its box top) in rows whose box top is no
+    rim: one of the row's stacks there tops out in a run far from the glass (`GLASSY` or
+    more) and ending on the unit grid, a liquid's own whole units. No liquid fills a tube to
+    its rim, so the row's boxes were cut at the liquid's top (the faint glass above them
+    missed) and the other runs there are top units, not the headroom's glass."""
+    liquid = [rows[k] for k, t in rim.items() if t[-1].glass >= GLASSY and t[-1].fit >= RIM_CUT_FIT]
     return {k for k in rim if any(abs(rows[k] - y) <= ROW_TOPS for y in liquid)}
 
 
@@ -3406,7 +3391,7 @@ def _as_glass(
     at_top = {
         k: t for k, t in enumerate(per_tube) if t and t[-1].kind == "liquid" and t[-1].y0 <= rims[k]
     }
-    short = _short_tops(at_top, rims, names)
+    short = _short_tops(at_top, rims)
     tops = {
         k: t[-1]
         for k, t in enumerate(per_tube)
