@@ -445,7 +445,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (14412, "a row half a pitch off centre, its end tube's glass over a gradient: 7 for 8"),
         (14847, "a row half a pitch off centre, its end tube's faint glass missed: 3 for 4"),
         (14347, "four tubes topped by one navy fitted as opaque glass past a clear rim: silent"),
-        (15780, "boxes cut at the liquid's top: a colour topping four tubes taken for glass"),
         (15104, "the unit over a doubtful slot's '?' cells near the glass, read as glass"),
         (15181, "the unit over '?' cells merged with the headroom's glass, read as glass"),
     ],
@@ -765,26 +764,6 @@ def test_a_top_run_ending_on_the_unit_grid_is_no_glass():
     assert [len(t) for t in variant] == [1, 1, 1]
     tubes[0][-1].fit = 0.2
     assert not _whole_top(tubes[0], 3)
-
-
-def test_a_row_whose_box_top_a_liquid_reaches_has_no_glass_at_it():
-    """Seed 15780: boxes cut at the liquid's top (the faint glass above missed) made four
-    full tubes' yellow top units look like the headroom's glass at the rim, and all were
-    dropped, silently. A whole unit far from the glass at the same box top of the row (a
-    liquid there, and no liquid fills a tube to its rim) shows the top is no rim."""
-    bottom = [_seg(20, "liquid", 80, units=3)]
-    yellow, navy = _seg(0, "liquid", 28), _seg(0, "liquid", 88)
-    yellow.fit = navy.fit = 0.94
-    tubes = [bottom + [yellow], bottom + [navy], list(bottom), list(bottom)]
-    names = [["a", "a", "a", "y"], ["a", "a", "a", "b"], ["b", "b", "b"], ["c", "c", "c"]]
-    rims = [2.0] * 4
-    assert [len(t) for t in _rim_glass(tubes, names, 3, rims)[0]] == [1, 2, 1, 1]
-    assert _rim_glass(tubes, names, 3, rims, [0.0, 0.0, 100.0, 100.0]) == []
-    (apart,) = _rim_glass(tubes, names, 3, rims, [0.0, 50.0, 100.0, 100.0])  # two rows
-    assert [len(t) for t in apart] == [1, 2, 1, 1]
-    assert _as_glass(tubes, names, 4, rims, geo=3) == []  # one row: the navy reaches its top
-    (variant,) = _as_glass(tubes, names, 4, [2.0, 6.0, 2.0, 2.0], geo=3)  # two rows
-    assert [len(t) for t in variant] == [1, 2, 1, 1]
 
 
 def test_the_run_on_top_of_question_marks_is_a_unit():

@@ -71,15 +71,14 @@ General image analysis, no game's pixel coordinates or colours:
    stay apart while JPEG noise does not split a colour; a fully visible board must hold every
    colour `capacity` times, otherwise the reading lists the problem and has no level; what the
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
-   clear glass, a headroom merged into the top run at the rim: `_rim_glass`; never in a row
-   whose box top a liquid's whole unit reaches, cut at the liquid's top: `_short_tops`) is
-   settled by that invariant, never against it (`_choose`); so, with a doubt left on the
-   reading, is the run taken for glass over a '?' stack (games show every tube's top unit:
-   `_capped_hidden`), and so are a liquid of nearly the glass's colour read as glass (over a
-   picture, or under liquid, where glass never shows) and the headroom read as a colour seen
-   too often (`_completed`, `_over_glass`); where covered or hidden units leave the counts unable to check it, two
-   colours nearer than a player's eye tells apart that fit one colour's count are doubted
-   (`_near_colours`).
+   clear glass, a headroom merged into the top run at the rim: `_rim_glass`) is settled by
+   that invariant, never against it (`_choose`); so, with a doubt left on the reading, are
+   the run taken for glass over a '?' stack (games show every tube's top unit:
+   `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
+   or under liquid, where glass never shows) and the headroom read as a colour seen too often
+   (`_completed`, `_over_glass`); where covered or hidden units leave the counts unable to
+   check it, two colours nearer than a player's eye tells apart that fit one colour's count
+   are doubted (`_near_colours`).
 """
 
 from __future__ import annotations
@@ -3076,7 +3075,7 @@ def _choose(
                 first = out
                 tops = list(rimmed) if rimmed else [-np.inf] * len(rims)
                 doubt = broken or out[2] > geo  # past the tubes' height
-                for rim in _rim_glass(tubes, out[0], geo, tops, rims) if doubt else []:
+                for rim in _rim_glass(tubes, out[0], geo, tops) if doubt else []:
                     alt = _label(
                         [None if t is None else list(t) for t in rim], geo, covered_idx, params
                     )
@@ -3250,9 +3249,7 @@ def _grown_end(lab: np.ndarray, boxes: list[tuple], every: list[tuple], rise: in
 RIM_CUT_FIT = 0.5  # a top run fitting the grid this well ends on a boundary (see `_rim_glass`)
 
 
-def _rim_glass(
-    per_tube: list, names: list, geo: int, rims: list[float], rows: list[float] | None = None
-) -> list[list]:
+def _rim_glass(per_tube: list, names: list, geo: int, rims: list[float]) -> list[list]:
     """Per tube segments with the glass taken out of top runs that start at the rim (above
     `rims[k]`) in stacks of more than `geo` units (the capacity the tubes' height gives): one
     variant, or [] when no such run is changed.
@@ -3270,8 +3267,7 @@ def _rim_glass(
     picture of nearly the liquid's colour, merged into its run), for the invariant to judge
     as well; on a board whose invariant is weak, only runs keeping a unit are cut (none is
     dropped whole: a capacity guessed too small would lose a liquid), and a whole unit so
-    cut stays in doubt (see `_rim_doubts`). A row whose box top a liquid reaches (see
-    `_short_tops`; `rows[k]`: tube k's box top, alike for a row's tubes) is left alone."""
+    cut stays in doubt (see `_rim_doubts`)."""
     rim = {
         k: t
         for k, t in enumerate(per_tube)
@@ -3279,8 +3275,6 @@ def _rim_glass(
     }
     if 2 * len(rim) > sum(1 for t in per_tube if t):  # most tubes: the boxes are short
         return []
-    short = _short_tops(rim, rows) if rows is not None else set()
-    rim = {k: t for k, t in rim.items() if k not in short}
     counts = Counter(u for t in names if t for u in t)
     at_rim = Counter()
     for k, t in rim.items():
@@ -3301,19 +3295,6 @@ def _rim_glass(
         if not _same_stacks(v, per_tube) and not any(_same_stacks(v, c) for c in changed):
             changed.append(v)
     return changed
-
-
-ROW_TOPS = 2.0  # pixels: boxes whose tops lie this near are one row's, drawn alike
-
-
-def _short_tops(rim: dict, rows: list[float]) -> set[int]:
-    """Tubes of `rim` (index -> stack overflowing at its box top) in rows whose box top is no
-    rim: one of the row's stacks there tops out in a run far from the glass (`GLASSY` or
-    more) and ending on the unit grid, a liquid's own whole units. No liquid fills a tube to
-    its rim, so the row's boxes were cut at the liquid's top (the faint glass above them
-    missed) and the other runs there are top units, not the headroom's glass."""
-    liquid = [rows[k] for k, t in rim.items() if t[-1].glass >= GLASSY and t[-1].fit >= RIM_CUT_FIT]
-    return {k for k in rim if any(abs(rows[k] - y) <= ROW_TOPS for y in liquid)}
 
 
 def _headroom_only(segs: list[_Segment], geo: int) -> bool:
@@ -3384,19 +3365,13 @@ def _as_glass(
     begins at the tube's top (above `rims[k]`) can be glass: when another colour shows above
     it, that is the glass, the run a liquid beneath it. And a top run whose top lies on the
     unit grid at no more than `geo` units (the capacity the tubes' height gives) is a whole
-    unit, no glass; nor is a run at a box top a liquid reaches in another tube of its row
-    (see `_short_tops`: `rims` is alike for a row's tubes)."""
+    unit, no glass."""
     counts = Counter(u for t in names if t for u in t if u != HIDDEN)
     rare = {c for c, m in counts.items() if m < capacity}
-    at_top = {
-        k: t for k, t in enumerate(per_tube) if t and t[-1].kind == "liquid" and t[-1].y0 <= rims[k]
-    }
-    short = _short_tops(at_top, rims)
     tops = {
         k: t[-1]
         for k, t in enumerate(per_tube)
         if t
-        and k not in short
         and t[-1].kind == "liquid"
         and t[-1].glass < GLASSY
         and names[k]
