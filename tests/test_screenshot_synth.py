@@ -19,6 +19,7 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _capped_hidden,
     _cell_marked,
     _choose,
     _completed,
@@ -453,6 +454,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (15692, "a second row of 3 under a row found as every other tube: one row, silent"),
         (15586, "the one row's faint glass tops taken for a second row of 3: silent"),
         (15994, "two slots on a gradient's bubbles taken for a row of 2 under a row of 8"),
+        (15104, "the unit over a doubtful slot's '?' cells near the glass, read as glass"),
+        (15181, "the unit over '?' cells merged with the headroom's glass, read as glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -770,6 +773,31 @@ def test_a_top_run_ending_on_the_unit_grid_is_no_glass():
     assert [len(t) for t in variant] == [1, 1, 1]
     tubes[0][-1].fit = 0.2
     assert not _whole_top(tubes[0], 3)
+
+
+def test_the_run_on_top_of_question_marks_is_a_unit():
+    """Seeds 15104, 15181: the unit over a tube's '?' cells, near the glass over a picture,
+    was read as glass, leaving a '?' on top. Games show every tube's top unit, so the run
+    taken for glass right on the '?' cells is one when it ends on the unit grid, or holds a
+    whole unit and more up to the rim; never when it is surely glass or the top is liquid."""
+    lab = np.array([50.0, 0.0, 0.0])
+    slots = [((0, 0, 20, 100), False)]
+
+    def tube(top: str, run: tuple[int, float]) -> tuple[list, dict]:
+        stack = [_Segment(60, 100, lab, top, 2)]
+        return [stack], {0: _Segment(run[0], 60, lab, "empty", glass=run[1])}
+
+    per_tube, lows = tube("hidden", (40, 12.0))
+    assert _capped_hidden(per_tube, slots, lows, 20.0, 0.0) == [0]
+    assert [(s.kind, s.units, s.y0) for s in per_tube[0]][-1] == ("liquid", 1, 40)
+    per_tube, lows = tube("hidden", (12, 12.0))  # off the grid, up to the rim: one unit
+    assert _capped_hidden(per_tube, slots, lows, 20.0, 0.0) == [0]
+    assert (per_tube[0][-1].y0, per_tube[0][-1].units) == (40, 1)
+    per_tube, lows = tube("hidden", (40, 5.0))  # surely glass
+    assert _capped_hidden(per_tube, slots, lows, 20.0, 0.0) == []
+    per_tube, lows = tube("liquid", (40, 12.0))  # a liquid on top: `_add_top`'s to judge
+    assert _capped_hidden(per_tube, slots, lows, 20.0, 0.0) == []
+    assert len(per_tube[0]) == 1
 
 
 def test_a_top_run_at_the_rim_of_an_overfull_tube_holds_glass():

@@ -80,11 +80,12 @@ General image analysis, no game's pixel coordinates or colours:
    picture leaves open (capacity one off the geometry, a rare colour at tube tops that may be
    clear glass, a headroom merged into the top run at the rim: `_rim_glass`) is settled by
    that invariant, never against it (`_choose`); so, with a doubt left on the reading, are
-   a liquid of nearly the glass's colour read as glass (over a picture, or under liquid,
-   where glass never shows) and the headroom read as a colour seen too often (`_completed`,
-   `_over_glass`); where covered or hidden units leave the counts unable to check it, two
-   colours nearer than a player's eye tells apart that fit one colour's count are doubted
-   (`_near_colours`).
+   the run taken for glass over a '?' stack (games show every tube's top unit:
+   `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
+   or under liquid, where glass never shows) and the headroom read as a colour seen too often
+   (`_completed`, `_over_glass`); where covered or hidden units leave the counts unable to
+   check it, two colours nearer than a player's eye tells apart that fit one colour's count
+   are doubted (`_near_colours`).
 """
 
 from __future__ import annotations
@@ -2388,6 +2389,7 @@ def _read_slots(
         segs = _counted(images, box, segs, unit, offset, marks) if segs else segs
         if segs and sum(s.units for s in segs) <= _fits(box, unit, offset):
             per_tube[k] = segs  # not the headroom over it in a colour near a liquid's
+    capped = _capped_hidden(per_tube, slots, _lows_of(slots, marks), unit, offset)
     covered_idx = [k for k, t in enumerate(per_tube) if t is None]
     rims = [box[1] + RIM_UNITS * unit for box, _ in slots]
     all_boxes = [box for box, _ in slots]
@@ -2525,6 +2527,10 @@ def _read_slots(
         for k in lids + marks.get("lids", [])
     ]
     problems += [(f"tube {k}: {FORCED_LIQUID}", [k]) for k in lows]
+    problems += [
+        (f"tube {k}: the run over its '?' cells, near the glass, read as its top unit", [k])
+        for k in capped
+    ]
     problems += [(f"tube {k}: {FORCED_GLASS}", [k]) for k in overs]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
@@ -2547,6 +2553,32 @@ def _read_slots(
     board = (images, bg, slots, layout, scale, shape, gaps)
     reading = _twice_unit(reading, (unit, offset), board, params)
     return _hypotheses(reading, curve, (height, flattest), board, params)
+
+
+def _capped_hidden(
+    per_tube: list, slots: list, lows: dict[int, _Segment], unit: float, offset: float
+) -> list[int]:
+    """Tubes whose stack (`per_tube`, counted) tops out in '?' cells and gets the run taken
+    for glass right on them (`lows`, see `_glass_on`) as its top unit, in place: games hide
+    only the units under a tube's top one (the one a player may pour), so a run there that is
+    not surely glass (`SURE_GLASS` or further) and ends on the unit grid a whole unit or more
+    up (see `_top_unit`) is a liquid near the glass's colour; so is the unit right on them
+    of such a run reaching the rim a whole unit tall and more (`LAST_UNIT`: the headroom's
+    glass merged into it). They stay in doubt."""
+    out = []
+    for k, run in sorted(lows.items()):
+        segs = per_tube[k]
+        if not segs or segs[-1].kind != "hidden" or run.glass < SURE_GLASS:
+            continue
+        top = _top_unit(segs, run, slots[k][0], unit, offset)
+        on = abs(segs[-1].y0 - run.y1) <= 0.25 * unit
+        if top is None and on and run.length >= LAST_UNIT * unit:
+            y1 = segs[-1].y0
+            top = replace(run, y0=round(y1 - unit), y1=y1, kind="liquid", units=1, fit=1.0)
+        if top is not None:
+            segs.append(top)
+            out.append(k)
+    return out
 
 
 def _lows_of(slots: list, marks: dict) -> dict[int, _Segment]:
