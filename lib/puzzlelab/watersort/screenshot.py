@@ -2404,7 +2404,10 @@ def _read_slots(
         problems += [
             (text, [])
             for text in _even_runs(
-                _colour_runs(_one_colour_runs(per_tube, tubes), marks.get("fill")), capacity
+                _colour_runs(
+                    _one_colour_runs(_read_runs(per_tube, tubes), tubes), marks.get("fill")
+                ),
+                capacity,
             )
         ]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
@@ -2869,6 +2872,26 @@ def _colour_runs(per_tube: list, fill: np.ndarray | None = None) -> list[int]:
                 and (s.cut or _fill_piece(s, below, fill))
             )
             out.append(s.units + below.units if joined else s.units)
+    return out
+
+
+def _read_runs(per_tube: list, tubes: list) -> list:
+    """`per_tube` cut to the units the reading kept of each tube, from the bottom: a top run
+    the colour counts took for glass (see `_choose`: a rare colour at the top, a headroom
+    merged in at the rim) is no liquid run, so it neither hides nor fakes that every run is
+    even (15036: glass read as one and seven units of half the unit hid it)."""
+    out: list = []
+    for segs, labels in zip(per_tube, tubes, strict=True):
+        if not segs or labels is None:
+            out.append(segs)
+            continue
+        kept, left = [], len(labels)
+        for s in segs:
+            if left <= 0:
+                break
+            kept.append(s if s.units <= left else replace(s, units=left))
+            left -= s.units
+        out.append(kept)
     return out
 
 
