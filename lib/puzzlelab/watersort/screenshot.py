@@ -2359,9 +2359,12 @@ def _read_slots(
     broken = bool(self_check(tubes, capacity)) or flat
     off = any(s.fit < MIN_FIT for t in per_tube if t for s in t)  # a boundary off the grid
     off = off or (not grid and _miscounted(np.array(bounds), unit, offset))
+    kept_weak: tuple | None = None  # (rival, reading): the first doubtful rival keeping it
     for rival in rivals + blind if broken else blind if off else []:
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
+        if broken and weak and kept_weak is None and not self_check(other.tubes, other.capacity):
+            kept_weak = (rival, other)
         if broken and not weak and not self_check(other.tubes, other.capacity):
             board = (images, bg, slots, layout, scale, shape, gaps)
             other = _twice_unit(other, rival, board, params)
@@ -2392,6 +2395,8 @@ def _read_slots(
         fewer, overs = _over_glass(per_tube, out, rims)
         per_tube, out, overs = _kept((per_tube, out), fewer, overs, choice)
         tubes, conf, capacity, level, problems, palette = out
+    if broken and not grid and self_check(tubes, capacity) and kept_weak:  # still broken
+        return _weak_rival(kept_weak, (images, bg, slots, layout, scale, shape, gaps), params)
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
@@ -2486,6 +2491,25 @@ def _read_slots(
     board = (images, bg, slots, layout, scale, shape, gaps)
     reading = _twice_unit(reading, (unit, offset), board, params)
     return _hypotheses(reading, curve, (height, flattest), board, params)
+
+
+WEAK_RIVAL = "was read on a rival unit"  # see `_weak_rival`
+
+
+def _weak_rival(kept: tuple, board: tuple, params: ReaderParams) -> Reading:
+    """The reading on a rival unit (twice, half, ... the fitted one: see `_rival_units`) that
+    keeps the game's invariant, with doubts, in place of the fit's reading that breaks it even
+    after every repair: the colour counts are the evidence between two grids the boundaries
+    fit nearly alike (a boundary a round bottom's outline split off, or a row whose boxes end
+    lower, pulls the fit to a harmonic: 15060). Covered tubes, which may hold anything, leave
+    it unconfirmed, so the doubt stays on the reading."""
+    rival, other = kept
+    other = _twice_unit(other, rival, board, params)
+    note = (
+        f"capacity {other.capacity} {WEAK_RIVAL}: the best fit's units broke the colour "
+        "counts, and covered tubes leave this one unconfirmed"
+    )
+    return replace(other, problems=[*other.problems, note])
 
 
 def _lows_of(slots: list, marks: dict) -> dict[int, _Segment]:
