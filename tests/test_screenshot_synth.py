@@ -444,6 +444,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (14412, "a row half a pitch off centre, its end tube's glass over a gradient: 7 for 8"),
         (14847, "a row half a pitch off centre, its end tube's faint glass missed: 3 for 4"),
         (14347, "four tubes topped by one navy fitted as opaque glass past a clear rim: silent"),
+        (15036, "glass over a photo taken off two tubes' tops hid that every run was even: silent"),
+        (15060, "a split round-bottom unit pulled the fit to half the unit: 9 for 4 with covers"),
+        (15932, "half the unit broke the counts; the rival on twice it kept them (with covers)"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

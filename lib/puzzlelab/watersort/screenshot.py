@@ -44,7 +44,10 @@ General image analysis, no game's pixel coordinates or colours:
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
    of one colour count as one run where the picture draws no line between a colour's units:
-   `_one_colour_runs`; one that leaves
+   `_one_colour_runs`; only the runs the reading kept count, not a top run the colour counts
+   took for glass: `_read_runs`; a reading that breaks the invariant after every repair gives
+   way to the first rival unit, a harmonic of the fitted one, whose reading keeps it, doubted
+   when covered tubes leave it unconfirmed: `_weak_rival`; one that leaves
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
@@ -2363,7 +2366,7 @@ def _read_slots(
     for rival in rivals + blind if broken else blind if off else []:
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
-        if broken and weak and kept_weak is None and not self_check(other.tubes, other.capacity):
+        if broken and weak and kept_weak is None and _keeps_counts(other):
             kept_weak = (rival, other)
         if broken and not weak and not self_check(other.tubes, other.capacity):
             board = (images, bg, slots, layout, scale, shape, gaps)
@@ -2494,6 +2497,13 @@ def _read_slots(
 
 
 WEAK_RIVAL = "was read on a rival unit"  # see `_weak_rival`
+
+
+def _keeps_counts(reading: Reading) -> bool:
+    """True when `reading` keeps the game's invariant with at least `LEAST_CAPACITY` units a
+    tube: fewer keep it too easily (two units of each colour, covered tubes holding the rest)
+    to outweigh the fit, as in `_twice_unit`."""
+    return reading.capacity >= LEAST_CAPACITY and not self_check(reading.tubes, reading.capacity)
 
 
 def _weak_rival(kept: tuple, board: tuple, params: ReaderParams) -> Reading:
