@@ -749,6 +749,9 @@ def test_glass_the_reading_took_off_a_tube_top_does_not_hide_even_runs():
     assert [s.units for s in merged[0]] == [2, 2]
     assert _read_runs([None, [seg(2)]], [None, list("aa")])[0] is None  # covered
     assert _read_runs([[seg(2)]], [list("aaa")])[0][0].units == 2  # a unit added: left alone
+    board = synth_board(15036)
+    reading = read_screenshot(board.image)
+    assert reading.capacity == board.capacity == 4 and "capacity 4 or 8" in reading.problems[-1]
 
 
 def test_a_rival_unit_keeping_the_counts_replaces_a_broken_reading_with_its_doubt(monkeypatch):
@@ -756,7 +759,7 @@ def test_a_rival_unit_keeping_the_counts_replaces_a_broken_reading_with_its_doub
     lower, so the fit took half the unit (capacity 9 of 4, 42 units missing). The rival on
     twice that unit keeps the counts but has covered tubes and a doubt, so it was dropped;
     it now replaces the broken reading, doubted."""
-    coarse = [["a", "b", "c"], ["c", "a", "b"], None, ["b", "c", "a"]]
+    coarse = [["a", "b", "c"], ["c", "a", "b"], None, ["b", "c", "d"]]  # a and d under it
     rival = _reading(coarse, 3, ["tube 3: liquid boundary at 0.5 units, not a whole number"])
     rival = dataclasses.replace(rival, covered=[2])
     seen: list = []
@@ -768,7 +771,8 @@ def test_a_rival_unit_keeping_the_counts_replaces_a_broken_reading_with_its_doub
         and "capacity 3 was read on a rival unit" in (got.problems[-1])
     )
     assert _keeps_counts(rival) and not _keeps_counts(_reading([["a", "b"], ["b", "a"]], 2, []))
-    assert not _keeps_counts(_reading([["a", "a", "b"], ["b", "a", "b"], None], 3, []))  # a 3x
+    assert not _keeps_counts(_reading([["a", "a", "b"], ["b", "b", "b"], None], 3, []))  # b 4x
+    monkeypatch.undo()  # the whole reader again
     board = synth_board(15060)
     reading = read_screenshot(board.image)
     assert reading.capacity == board.capacity == 4 and not reading.ok
