@@ -28,11 +28,13 @@ from puzzlelab.watersort.screenshot import (
     _grey_among_hidden,
     _hidden_tops,
     _hypotheses,
+    _keeps_counts,
     _like_hidden,
     _missed_marks,
     _near_colours,
     _none_full,
     _one_colour_runs,
+    _read_runs,
     _Segment,
     _shown_tops,
     _surplus_grey,
@@ -43,6 +45,7 @@ from puzzlelab.watersort.screenshot import (
     _uneven_rows,
     _unmarked,
     _unseen_marks,
+    _weak_rival,
     outcome,
     read_screenshot,
     self_check,
@@ -739,6 +742,54 @@ def test_a_cut_inside_one_colour_does_not_hide_that_every_run_is_even():
     hidden = [[seg(2, "hidden"), seg(2)], [seg(4), seg(1), seg(1)]]
     got = _one_colour_runs(hidden, [list("??aa"), list("bbbbaa")])
     assert [s.units for s in got[0]] == [2, 2] and [s.units for s in got[1]] == [4, 2]
+
+
+def test_glass_the_reading_took_off_a_tube_top_does_not_hide_even_runs():
+    """15036 (capacity 8 of 4, no doubt): on half the unit every liquid run is two or four
+    units, but glass over a photo was segmented as liquid on top of two tubes (one unit and
+    seven) and taken off by the colour counts. Only the runs the reading kept count, so
+    the even runs show and the board is read again on twice the unit."""
+
+    def seg(units: int) -> _Segment:
+        return _Segment(0, 10, np.array([50.0, 0, 0]), "liquid", units=units)
+
+    per_tube = [[seg(2), seg(2), seg(2), seg(2), seg(1)], [seg(2), seg(7)], [seg(4), seg(2)]]
+    labels = [list("aabbccdd"), list("ee"), list("aaaacc")]
+    assert _even_runs(_colour_runs(per_tube), 8) == []  # the glass runs hid it
+    kept = _read_runs(per_tube, labels)
+    assert [[s.units for s in t] for t in kept] == [[2, 2, 2, 2], [2], [4, 2]]
+    assert "capacity 8 or 4" in _even_runs(_colour_runs(kept), 8)[0]
+    merged = _read_runs([[seg(2), seg(3)]], [list("aabb")])  # a headroom cut off the top run
+    assert [s.units for s in merged[0]] == [2, 2]
+    assert _read_runs([None, [seg(2)]], [None, list("aa")])[0] is None  # covered
+    assert _read_runs([[seg(2)]], [list("aaa")])[0][0].units == 2  # a unit added: left alone
+    board = synth_board(15036)
+    reading = read_screenshot(board.image)
+    assert reading.capacity == board.capacity == 4 and "capacity 4 or 8" in reading.problems[-1]
+
+
+def test_a_rival_unit_keeping_the_counts_replaces_a_broken_reading_with_its_doubt(monkeypatch):
+    """15060: a round bottom's outline split a cream unit and the bottom row's boxes end
+    lower, so the fit took half the unit (capacity 9 of 4, 42 units missing). The rival on
+    twice that unit keeps the counts but has covered tubes and a doubt, so it was dropped;
+    it now replaces the broken reading, doubted."""
+    coarse = [["a", "b", "c"], ["c", "a", "b"], None, ["b", "c", "d"]]  # a and d under it
+    rival = _reading(coarse, 3, ["tube 3: liquid boundary at 0.5 units, not a whole number"])
+    rival = dataclasses.replace(rival, covered=[2])
+    seen: list = []
+    monkeypatch.setattr(screenshot, "_read_slots", _read_on(coarse, 3, seen))
+    got = _weak_rival(((24.0, 1.0), rival), (None,) * 7, None)
+    assert got.capacity == 3 and got.tubes == coarse and not got.ok and seen == []
+    assert (
+        got.problems[0] == rival.problems[0]
+        and "capacity 3 was read on a rival unit" in (got.problems[-1])
+    )
+    assert _keeps_counts(rival) and not _keeps_counts(_reading([["a", "b"], ["b", "a"]], 2, []))
+    assert not _keeps_counts(_reading([["a", "a", "b"], ["b", "b", "b"], None], 3, []))  # b 4x
+    monkeypatch.undo()  # the whole reader again
+    board = synth_board(15060)
+    reading = read_screenshot(board.image)
+    assert reading.capacity == board.capacity == 4 and not reading.ok
 
 
 def test_no_cork_is_dropped_when_another_tube_exceeds_the_capacity_uncorked():

@@ -456,6 +456,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (15994, "two slots on a gradient's bubbles taken for a row of 2 under a row of 8"),
         (15104, "the unit over a doubtful slot's '?' cells near the glass, read as glass"),
         (15181, "the unit over '?' cells merged with the headroom's glass, read as glass"),
+        (15036, "glass over a photo taken off two tubes' tops hid that every run was even: silent"),
+        (15060, "a split round-bottom unit pulled the fit to half the unit: 9 for 4 with covers"),
+        (15932, "half the unit broke the counts; the rival on twice it kept them (with covers)"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -47,7 +47,10 @@ General image analysis, no game's pixel coordinates or colours:
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
    of one colour count as one run where the picture draws no line between a colour's units:
-   `_one_colour_runs`; one that leaves
+   `_one_colour_runs`; only the runs the reading kept count, not a top run the colour counts
+   took for glass: `_read_runs`; a reading that breaks the invariant after every repair gives
+   way to the first rival unit, a harmonic of the fitted one, whose reading keeps it, doubted
+   when covered tubes leave it unconfirmed: `_weak_rival`; one that leaves
    many boundaries off its grid is read again under each capacity the liquid's heights
    allow, its unit among equally fitting ones the one the liquid's surfaces fit, and the
    whole reading that keeps the counts with every boundary on its grid is taken, one
@@ -2425,9 +2428,12 @@ def _read_slots(
     broken = bool(self_check(tubes, capacity)) or flat
     off = any(s.fit < MIN_FIT for t in per_tube if t for s in t)  # a boundary off the grid
     off = off or (not grid and _miscounted(np.array(bounds), unit, offset))
+    kept_weak: tuple | None = None  # (rival, reading): the first doubtful rival keeping it
     for rival in rivals + blind if broken else blind if off else []:
         other = _read_slots(images, bg, slots, layout, scale, shape, gaps, params, rival, raised)
         weak = bool(other.covered) and not other.ok  # covered tubes may hold anything
+        if broken and weak and kept_weak is None and _keeps_counts(other):
+            kept_weak = (rival, other)
         if broken and not weak and not self_check(other.tubes, other.capacity):
             board = (images, bg, slots, layout, scale, shape, gaps)
             other = _twice_unit(other, rival, board, params)
@@ -2458,6 +2464,8 @@ def _read_slots(
         fewer, overs = _over_glass(per_tube, out, rims)
         per_tube, out, overs = _kept((per_tube, out), fewer, overs, choice)
         tubes, conf, capacity, level, problems, palette = out
+    if broken and not grid and self_check(tubes, capacity) and kept_weak:  # still broken
+        return _weak_rival(kept_weak, (images, bg, slots, layout, scale, shape, gaps), params)
     if ambiguous:  # no boundary between two colours in the tubes read with the board
         problems.append(
             (
@@ -2470,7 +2478,10 @@ def _read_slots(
         problems += [
             (text, [])
             for text in _even_runs(
-                _colour_runs(_one_colour_runs(per_tube, tubes), marks.get("fill")), capacity
+                _colour_runs(
+                    _one_colour_runs(_read_runs(per_tube, tubes), tubes), marks.get("fill")
+                ),
+                capacity,
             )
         ]
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
@@ -2579,6 +2590,32 @@ def _capped_hidden(
             segs.append(top)
             out.append(k)
     return out
+
+
+WEAK_RIVAL = "was read on a rival unit"  # see `_weak_rival`
+
+
+def _keeps_counts(reading: Reading) -> bool:
+    """True when `reading` keeps the game's invariant with at least `LEAST_CAPACITY` units a
+    tube: fewer keep it too easily (two units of each colour, covered tubes holding the rest)
+    to outweigh the fit, as in `_twice_unit`."""
+    return reading.capacity >= LEAST_CAPACITY and not self_check(reading.tubes, reading.capacity)
+
+
+def _weak_rival(kept: tuple, board: tuple, params: ReaderParams) -> Reading:
+    """The reading on a rival unit (twice, half, ... the fitted one: see `_rival_units`) that
+    keeps the game's invariant, with doubts, in place of the fit's reading that breaks it even
+    after every repair: the colour counts are the evidence between two grids the boundaries
+    fit nearly alike (a boundary a round bottom's outline split off, or a row whose boxes end
+    lower, pulls the fit to a harmonic: 15060). Covered tubes, which may hold anything, leave
+    it unconfirmed, so the doubt stays on the reading."""
+    rival, other = kept
+    other = _twice_unit(other, rival, board, params)
+    note = (
+        f"capacity {other.capacity} {WEAK_RIVAL}: the best fit's units broke the colour "
+        "counts, and covered tubes leave this one unconfirmed"
+    )
+    return replace(other, problems=[*other.problems, note])
 
 
 def _lows_of(slots: list, marks: dict) -> dict[int, _Segment]:
@@ -2965,6 +3002,26 @@ def _colour_runs(per_tube: list, fill: np.ndarray | None = None) -> list[int]:
                 and (s.cut or _fill_piece(s, below, fill))
             )
             out.append(s.units + below.units if joined else s.units)
+    return out
+
+
+def _read_runs(per_tube: list, tubes: list) -> list:
+    """`per_tube` cut to the units the reading kept of each tube, from the bottom: a top run
+    the colour counts took for glass (see `_choose`: a rare colour at the top, a headroom
+    merged in at the rim) is no liquid run, so it neither hides nor fakes that every run is
+    even (15036: glass read as one and seven units of half the unit hid it)."""
+    out: list = []
+    for segs, labels in zip(per_tube, tubes, strict=True):
+        if not segs or labels is None:
+            out.append(segs)
+            continue
+        kept, left = [], len(labels)
+        for s in segs:
+            if left <= 0:
+                break
+            kept.append(s if s.units <= left else replace(s, units=left))
+            left -= s.units
+        out.append(kept)
     return out
 
 
