@@ -449,7 +449,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (15087, "a grey liquid on three '?' cells, its mark's pieces counted as a fourth mark"),
         (15339, "a surplus grey split in two runs by JPEG noise: not offered as '?' cells"),
         (15128, "units shifted off five colours joined each other: the counts could not balance"),
-        (15124, "a 146 px thumbnail: capacity and rows read only with its JPEG blocks smoothed"),
+        (15727, "a 249 px thumbnail: capacity and rows read only with its JPEG blocks smoothed"),
         (15519, "a 199 px thumbnail: a row missed until its JPEG blocks were smoothed"),
         (15692, "a second row of 3 under a row found as every other tube: one row, silent"),
         (15586, "the one row's faint glass tops taken for a second row of 3: silent"),
@@ -1743,27 +1743,29 @@ def test_rival_units_are_the_other_peaks_of_the_fit():
     assert cands[_rival_units(cands, cover, 24.0, 13.0)].tolist() == []  # 12: too flat
 
 
-def test_a_small_doubted_picture_is_read_again_with_its_jpeg_blocks_smoothed(monkeypatch):
-    """A picture under `SMALL_PICTURE` px whose reading has doubts is read again with a
-    `DEBLOCK` median at its own size, and that reading is taken only when it has none and
-    keeps every '?' cell (a median wipes marks out: seed 15930 lost one, silently); a larger
-    picture, or a sound first reading, is read once."""
+def test_a_small_unsound_picture_is_read_again_with_its_jpeg_blocks_smoothed(monkeypatch):
+    """A picture under `SMALL_PICTURE` px whose reading is unsound (here a colour seen more
+    than `capacity` times) is read again with a `DEBLOCK` median at its own size, and that
+    reading is taken only when it has no doubt and keeps every '?' cell (a median wipes marks
+    out: seed 15930 lost one, silently); a larger picture, or a sound first reading with
+    doubts (10419: the smoothed one read the wrong grid, silently), is read once."""
     from puzzlelab.watersort import screenshot
 
-    seen, second = [], [["a", "a"]]
+    seen, first, second = [], [["?", "a"], ["b", "b"], ["b"]], [["a", "a"], ["b", "b"], []]
 
     def fake(rgb, params):
         seen.append(rgb.copy())
         smooth = len(seen) > 1
+        tubes = second if smooth else first
         return screenshot.Reading(
-            tubes=second if smooth else [["?", "a"]],
-            capacities=[2],
+            tubes=[list(t) for t in tubes],
+            capacities=[2, 2, 2],
             palette={},
-            boxes=[],
-            confidence=[[1.0, 1.0]],
+            boxes=[(0, 0, 10, 40), (20, 0, 10, 40), (40, 0, 10, 40)],
+            confidence=[[1.0] * len(t) for t in tubes],
             level=None,
-            layout=[1],
-            unit_height=1.0,
+            layout=[3],
+            unit_height=20.0,
             problems=[] if smooth else ["doubt"],
         )
 
@@ -1773,8 +1775,11 @@ def test_a_small_doubted_picture_is_read_again_with_its_jpeg_blocks_smoothed(mon
     assert not read_screenshot(small).ok and len(seen) == 2  # a '?' lost: the first kept
     assert (seen[1] == cv2.medianBlur(small, screenshot.DEBLOCK)).all()
     seen.clear()
-    second[:] = [["?", "b"]]
-    assert read_screenshot(small).tubes == [["?", "b"]] and len(seen) == 2
+    second[:] = [["?", "a"], ["b", "b"], ["a"]]
+    assert read_screenshot(small).tubes == second and len(seen) == 2
     seen.clear()
     large = rng.integers(0, 256, (400, screenshot.SMALL_PICTURE), dtype=np.uint8)
     assert not read_screenshot(large).ok and len(seen) == 1
+    seen.clear()
+    first[:] = [["a", "a"], ["b", "b"], []]  # sound, with a doubt: read once
+    assert not read_screenshot(small).ok and len(seen) == 1

@@ -27,8 +27,9 @@ General image analysis, no game's pixel coordinates or colours:
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors); a small picture (a thumbnail, under
-   `SMALL_PICTURE` px) whose reading has doubts is read once more with its JPEG blocks
-   smoothed by a small median at its own size, and that reading is taken when it has none
+   `SMALL_PICTURE` px) whose reading is unsound (`_sound`) is read once more with its JPEG
+   blocks smoothed by a small median at its own size, and that reading is taken when it has
+   no doubt
    and keeps every '?' cell (a median wipes marks out, never draws one: `_marks_kept`);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
@@ -1698,8 +1699,8 @@ def read_screenshot(
         raise PuzzleError(f"params must be a ReaderParams, not {type(params).__name__}")
     rgb = load_image(path_or_array, channels)
     reading = _read_picture(rgb, params)
-    if reading.ok or min(rgb.shape[:2]) >= SMALL_PICTURE:
-        return reading
+    if _sound(reading) or min(rgb.shape[:2]) >= SMALL_PICTURE:
+        return reading  # doubts left on a sound reading are about single units (see `_sound`)
     try:
         calm = _read_picture(cv2.medianBlur(rgb, DEBLOCK), params)
     except InvalidPuzzleError:
@@ -1791,7 +1792,8 @@ def _vouched_floor(reading: Reading) -> Reading:
 
 def _floor_rows(rows: list, lab: np.ndarray) -> list[list[list[tuple]]]:
     """Boards of the one row in `rows` and a centred row of one tube fewer, as many or one
-    more (games share tubes between rows evenly) of its size and pitch, at a top clear of it
+    more (games share tubes between rows evenly) of its size and pitch, inside the picture
+    (a box past its edge samples nothing, or the other edge), at a top clear of it
     where some of its slots show liquid sunk to their floor (`_sunk`) and the same slots
     do over `FLOOR_RUN` tops in turn (the run's middle is taken); fewest tubes first."""
     row = rows[0]
@@ -1801,6 +1803,8 @@ def _floor_rows(rows: list, lab: np.ndarray) -> list[list[list[tuple]]]:
     boards = []
     for n in range(max(2, len(row) - 1), len(row) + 2):
         xs = [round(lab.shape[1] / 2 + (j - (n - 1) / 2) * pitch - w / 2) for j in range(n)]
+        if xs[0] < 0 or xs[-1] + w > lab.shape[1]:  # n tubes at this pitch leave the picture
+            continue
         seen = [tuple(_sunk(lab, (x, t, w, h), pitch) for x in xs) for t in clear]
         top = _floor_top(clear, seen, step)
         if top is not None:
