@@ -120,6 +120,15 @@ PREVIOUS = (
 # sweeps); fresh pool (14000-14999): 912 of 1,000 exact (899 before), silent 1 (9 before),
 # refusals 0 (2 before); core tuning seeds 1000-1599: 571 of 600 (573 before), none silent;
 # never looked at, 4600-4999: 353 of 400 exact (88.3 %; 351, 87.8 %, before), silent 0 (1).
+# 2026-11-28 night, after thumbnails re-read with their JPEG blocks smoothed when unsound,
+# '?' cells split by noise or marked high, shifted units dealt back to their colours, the
+# even-runs check on kept runs, weak rivals keeping the counts, the unit over '?' cells and
+# second rows at the filled row's pitch: 0.25 s mean, 0.41 s worst CPU per real screenshot
+# in notebook 07 (none is a thumbnail, so none is read twice); synthetic: 97 % of notebook
+# 07's 60 seeds (none silent), mean CPU per board 1.05x the previous reader's on the fresh
+# pool (the thumbnails' second reading); fresh pool (15000-15999): 915 of 1,000 exact (898
+# before), silent 4 (7); core tuning seeds 1000-1599: 574 of 600 (571), none silent; never
+# looked at, 5000-5399: 366 of 400 exact (91.5 %; 364, 91.0 %, before), silent 2 (2).
 
 
 def _decode_and_scale(path) -> None:
