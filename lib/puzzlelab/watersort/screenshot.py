@@ -29,8 +29,8 @@ General image analysis, no game's pixel coordinates or colours:
    when its liquid rests on its boxes' floors); a small picture (a thumbnail, under
    `SMALL_PICTURE` px) whose reading is unsound (`_sound`) is read once more with its JPEG
    blocks smoothed by a small median at its own size, and that reading is taken when it has
-   no doubt
-   and keeps every '?' cell (a median wipes marks out, never draws one: `_marks_kept`);
+   no doubt and keeps every '?' cell (a median wipes marks out, never draws one:
+   `_marks_kept`);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the
@@ -1727,7 +1727,7 @@ def _hidden_count(reading: Reading) -> int:
 
 def _read_picture(rgb: np.ndarray, params: ReaderParams) -> Reading:
     """The reading of an RGB picture (see `read_screenshot`), before any second reading of a
-    small doubted picture with its JPEG blocks smoothed."""
+    small picture read unsound, with its JPEG blocks smoothed."""
     scale = WORK_HEIGHT / rgb.shape[0]
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
