@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.optimize import linear_sum_assignment
 
 JOIN_DELTA_E = 12.0  # CIELAB distance under which two unit colours are one colour
 
@@ -91,16 +92,14 @@ def _refill_short(samples: np.ndarray, labels: np.ndarray, size: int, reach: flo
     not clear or a sample would move farther than `reach` ΔE. Units shifted past `join` in
     two tubes can join each other rather than their own colours, which joining whole colours
     in pairs (see `_join_short`) cannot undo."""
-    from scipy.optimize import linear_sum_assignment
-
     ids, counts = np.unique(labels, return_counts=True)
-    short = sorted((int(c) for c in ids[counts < size]), key=lambda c: -(labels == c).sum())
+    seen = {int(c): int(n) for c, n in zip(ids, counts, strict=True) if n < size}
+    short = sorted(seen, key=lambda c: -seen[c])
     loose = np.flatnonzero(np.isin(labels, short))
     need = len(loose) // size
     if counts.max() > size or not need or len(loose) % size:
         return labels
-    sizes = [(labels == c).sum() for c in short]
-    if need < len(short) and sizes[need - 1] == sizes[need]:  # no clear core colours
+    if need < len(short) and seen[short[need - 1]] == seen[short[need]]:  # no clear cores
         return labels
     cores = short[:need]
     centre = np.array([samples[labels == c].mean(axis=0) for c in cores])

@@ -459,9 +459,10 @@ JOIN_ROWS = 3  # image rows: a gap between two rows this thin shows too little t
 
 def _glass_between(lab: np.ndarray, row: list[tuple], other: list[tuple], pitch: float) -> bool:
     """True when every slot of the row `other` that stands over or under a tube of `row`
-    shows glass (`_tinted`) across the gap between the two rows too: the found tubes' own
-    glass running on past their boxes (a box fitted to the liquid misses a faint top), not a
-    second row; games leave the background showing between two rows."""
+    shows glass (set apart from the picture beside it: `_set_apart`) across the gap between
+    the two rows too: the found tubes' own glass running on past their boxes (a box fitted
+    to the liquid misses a faint top), not a second row; games leave the background showing
+    between two rows."""
     (_, y, _, h), (_, t, _, _) = row[0][0], other[0][0]
     lo, hi = (t + h, y) if t < y else (y + h, t)
     if hi - lo < JOIN_ROWS:
@@ -1717,12 +1718,7 @@ DEBLOCK = 3  # px: a median this wide at the picture's own size smooths blocks, 
 def _marks_kept(first: Reading, calm: Reading) -> bool:
     """The reading of a smoothed picture has at least the first reading's '?' cells: a
     median can wipe a thin mark out but draws none, so fewer cells are marks it lost."""
-    return _hidden_count(calm) >= _hidden_count(first)
-
-
-def _hidden_count(reading: Reading) -> int:
-    """How many '?' cells a reading holds."""
-    return sum(t.count(HIDDEN) for t in reading.tubes if t)
+    return calm.n_hidden >= first.n_hidden
 
 
 def _read_picture(rgb: np.ndarray, params: ReaderParams) -> Reading:
