@@ -284,9 +284,11 @@ def test_a_sound_reading_keeps_the_rules_whatever_its_local_doubts():
 def test_a_reading_only_the_invariant_settled_is_not_sound():
     """Glass read as liquid (or a liquid as glass) because the colour counts asked for it
     keeps the invariant by construction: it is no sound reading to keep over the tubes
-    located again at the picture's own size."""
+    located again at the picture's own size. Nor is a reading on a rival unit taken because
+    the best fit's broke the counts (see `_weak_rival`): the counts chose it."""
     for doubt in (shot.FORCED_LIQUID, shot.FORCED_GLASS):
         assert not _sound(replace(SOUND, problems=[f"tube 0: {doubt}"]))
+    assert not _sound(replace(SOUND, problems=[f"capacity 2 {shot.WEAK_RIVAL}: the best ..."]))
 
 
 @pytest.mark.parametrize(

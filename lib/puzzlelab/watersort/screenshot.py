@@ -1926,13 +1926,15 @@ def _vouched(reading: Reading, how: str = "inconsistently") -> Reading:
 def _sound(reading: Reading) -> bool:
     """True when a reading keeps the game's invariant (see `self_check`) and stands as games
     lay out boards (even rows, three tubes or more, rows spaced alike, no tube over another)
-    with a capacity that some tube shows: whatever doubts remain are about single units or
-    boundaries."""
+    with a capacity that some tube shows, and that the colour counts did not choose (glass
+    forced to liquid or back, a rival unit): whatever doubts remain are about single units
+    or boundaries."""
     boxes, layout = reading.boxes, reading.layout
     guess = any(GUESS in p for p in reading.problems)
     shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
     odd = bool(shape) or bool(_overlaps(boxes, layout))
     forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS)) for p in reading.problems)
+    forced = forced or any(WEAK_RIVAL in p for p in reading.problems)
     return not guess and not odd and not forced and not self_check(reading.tubes, reading.capacity)
 
 
