@@ -321,6 +321,23 @@ def test_the_native_sizes_reading_replaces_an_unsound_one_only_when_sound(monkey
         _native_retry(rows, images, shot.DEFAULT_PARAMS, InvalidPuzzleError("no liquid"))
 
 
+def test_a_reading_the_counts_settled_replaces_one_that_breaks_them(monkeypatch):
+    """A second location's reading that keeps the invariant only because the colour counts
+    chose it (glass forced to liquid) is not sound, but it replaces, with its doubt, a first
+    reading that breaks the invariant (seed 15801: capacity 12 read for 6); it does not
+    replace a first that is as settled."""
+    rows = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False)]]
+    other = [[((0, 0, 40, 180), False), ((100, 0, 40, 180), False), ((200, 0, 40, 180), True)]]
+    forced = replace(SOUND, problems=[f"tube 0: {shot.FORCED_LIQUID}"])
+    monkeypatch.setattr(shot, "_native_rows", lambda rgb, scale: other)
+    monkeypatch.setattr(shot, "_read_rows", lambda found, images, params: forced)
+    images = (np.zeros((300, 200, 3), np.uint8), np.zeros((800, 533, 3), np.uint8), None, None)
+    got = _native_retry(rows, images, shot.DEFAULT_PARAMS, BROKEN)
+    assert got is forced and not got.ok
+    settled_first = replace(SOUND, problems=[f"tube 1: {shot.FORCED_GLASS}"])
+    assert _native_retry(rows, images, shot.DEFAULT_PARAMS, settled_first) is settled_first
+
+
 def test_a_doubted_sound_reading_yields_to_a_second_location_without_doubts(monkeypatch):
     """A sound reading of a resized picture with doubts is replaced by the reading of the
     tubes located at the picture's own size when that one is sound, differs and has no

@@ -1851,7 +1851,9 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
     doubted when covered or hidden units leave the invariant too weak to vouch for it.
     When `first` is an error and the second location reads, unsound, that reading is
     returned with its doubts (see `_unsound`): the tubes were found, only misread, and a
-    doubtful reading tells the user more than a refusal."""
+    doubtful reading tells the user more than a refusal. A second reading that keeps the
+    invariant only because the counts chose it (see `_settled`) is returned, with its doubt,
+    over a first that breaks the invariant even so."""
     alt = _native_reading(rows, images, params)
     if alt is not None and _sound(alt):
         return _vouched(alt)
@@ -1859,6 +1861,8 @@ def _native_retry(rows: list, images: tuple, params: ReaderParams, first) -> Rea
         if alt is None:
             raise first
         return _unsound(alt)
+    if alt is not None and _settled(alt) and not _settled(first):
+        return alt  # doubted: the counts chose it, but the first breaks them
     return first
 
 
@@ -1929,13 +1933,20 @@ def _sound(reading: Reading) -> bool:
     with a capacity that some tube shows, and that the colour counts did not choose (glass
     forced to liquid or back, a rival unit): whatever doubts remain are about single units
     or boundaries."""
+    forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS)) for p in reading.problems)
+    forced = forced or any(WEAK_RIVAL in p for p in reading.problems)
+    return not forced and _settled(reading)
+
+
+def _settled(reading: Reading) -> bool:
+    """True when a reading would be sound (see `_sound`) were the colour counts allowed to
+    choose it: it keeps the invariant, stands as games lay out boards and has a capacity
+    that some tube shows."""
     boxes, layout = reading.boxes, reading.layout
     guess = any(GUESS in p for p in reading.problems)
     shape = _uneven_rows(layout) + _few_tubes(layout) + _unlike_pitches(boxes, layout)
     odd = bool(shape) or bool(_overlaps(boxes, layout))
-    forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS)) for p in reading.problems)
-    forced = forced or any(WEAK_RIVAL in p for p in reading.problems)
-    return not guess and not odd and not forced and not self_check(reading.tubes, reading.capacity)
+    return not guess and not odd and not self_check(reading.tubes, reading.capacity)
 
 
 def _slots_of(rows: list) -> list[list[tuple]]:
