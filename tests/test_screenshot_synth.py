@@ -1747,8 +1747,9 @@ def test_a_small_unsound_picture_is_read_again_with_its_jpeg_blocks_smoothed(mon
     """A picture under `SMALL_PICTURE` px whose reading is unsound (here a colour seen more
     than `capacity` times) is read again with a `DEBLOCK` median at its own size, and that
     reading is taken only when it has no doubt and keeps every '?' cell (a median wipes marks
-    out: seed 15930 lost one, silently); a larger picture, or a sound first reading with
-    doubts (10419: the smoothed one read the wrong grid, silently), is read once."""
+    out: seed 15930 lost one, silently); over a sound first reading with doubts, only when
+    it reads another shape than colours (10419: the smoothed one read other colours,
+    silently); a larger picture is read once."""
     from puzzlelab.watersort import screenshot
 
     seen, first, second = [], [["?", "a"], ["b", "b"], ["b"]], [["a", "a"], ["b", "b"], []]
@@ -1781,5 +1782,8 @@ def test_a_small_unsound_picture_is_read_again_with_its_jpeg_blocks_smoothed(mon
     large = rng.integers(0, 256, (400, screenshot.SMALL_PICTURE), dtype=np.uint8)
     assert not read_screenshot(large).ok and len(seen) == 1
     seen.clear()
-    first[:] = [["a", "a"], ["b", "b"], []]  # sound, with a doubt: read once
-    assert not read_screenshot(small).ok and len(seen) == 1
+    first[:] = [["a", "a"], ["b", "b"], []]  # sound, with a doubt: another shape is taken
+    assert read_screenshot(small).tubes == second and len(seen) == 2
+    seen.clear()
+    second[:] = [["b", "b"], ["a", "a"], []]  # ... but not other colours alone (10419)
+    assert read_screenshot(small).tubes == first and len(seen) == 2

@@ -27,10 +27,11 @@ General image analysis, no game's pixel coordinates or colours:
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors); a small picture (a thumbnail, under
-   `SMALL_PICTURE` px) whose reading is unsound (`_sound`) is read once more with its JPEG
-   blocks smoothed by a small median at its own size, and that reading is taken when it has
-   no doubt and keeps every '?' cell (a median wipes marks out, never draws one:
-   `_marks_kept`);
+   `SMALL_PICTURE` px) whose reading has doubts is read once more with its JPEG blocks
+   smoothed by a small median at its own size, and that reading is taken when it has no
+   doubt and keeps every '?' cell (a median wipes marks out, never draws one:
+   `_marks_kept`), and, over a sound first reading, only when it reads another board shape
+   than colours (`_reshaped`: smoothing mends boundaries, and colours are truer unsmoothed);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the
@@ -1700,13 +1701,15 @@ def read_screenshot(
         raise PuzzleError(f"params must be a ReaderParams, not {type(params).__name__}")
     rgb = load_image(path_or_array, channels)
     reading = _read_picture(rgb, params)
-    if _sound(reading) or min(rgb.shape[:2]) >= SMALL_PICTURE:
-        return reading  # doubts left on a sound reading are about single units (see `_sound`)
+    if (reading.ok and _sound(reading)) or min(rgb.shape[:2]) >= SMALL_PICTURE:
+        return reading
     try:
         calm = _read_picture(cv2.medianBlur(rgb, DEBLOCK), params)
     except InvalidPuzzleError:
         return reading
-    return calm if calm.ok and _marks_kept(reading, calm) else reading
+    if not calm.ok or not _marks_kept(reading, calm):
+        return reading
+    return calm if not _sound(reading) or _reshaped(reading, calm) else reading
 
 
 # a picture this small (px on its short side) is mostly a heavily compressed thumbnail: its
@@ -1721,9 +1724,24 @@ def _marks_kept(first: Reading, calm: Reading) -> bool:
     return calm.n_hidden >= first.n_hidden
 
 
+def _reshaped(first: Reading, calm: Reading) -> bool:
+    """True when two readings differ in more than colours: in layout, capacity, covered
+    tubes, the number of units in a tube or where its '?' cells are. A smoothed picture
+    mends what JPEG blocks break (boundaries, marks, tube edges), but a median also shifts a
+    small unit's colour, so a reading that differs only in colours is no better (10419)."""
+    if first.layout != calm.layout or first.capacity != calm.capacity:
+        return True
+    return _stack_shapes(first.tubes) != _stack_shapes(calm.tubes)
+
+
+def _stack_shapes(tubes: list) -> list:
+    """Each tube's shape without its colours: None when covered, else where its '?' are."""
+    return [None if t is None else [c == HIDDEN for c in t] for t in tubes]
+
+
 def _read_picture(rgb: np.ndarray, params: ReaderParams) -> Reading:
     """The reading of an RGB picture (see `read_screenshot`), before any second reading of a
-    small picture read unsound, with its JPEG blocks smoothed."""
+    small picture read with doubts, with its JPEG blocks smoothed."""
     scale = WORK_HEIGHT / rgb.shape[0]
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     img = cv2.resize(rgb, (max(1, round(rgb.shape[1] * scale)), WORK_HEIGHT), interpolation=interp)
