@@ -459,6 +459,12 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (15036, "glass over a photo taken off two tubes' tops hid that every run was even: silent"),
         (15060, "a split round-bottom unit pulled the fit to half the unit: 9 for 4 with covers"),
         (15932, "half the unit broke the counts; the rival on twice it kept them (with covers)"),
+        (16713, "a rival unit's reading counted as sound kept the own-size retry from a look"),
+        (15258, "the same: a second row was missed until the own-size location read it"),
+        (15801, "capacity 12 for 6 broke the counts; the own-size reading forced glass, exact"),
+        (16595, "a thumbnail read sound but doubted, capacity 6 for 5: smoothed, exact"),
+        (16948, "a thumbnail's last row read as 4 tubes for 2, sound but doubted; smoothed"),
+        (16961, "a thumbnail's boundaries off the grid, capacity 4 for 6; smoothed, exact"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
