@@ -2189,6 +2189,8 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
     if clear and seen and not _fit_explains(fit, bands[0], sides[0]):
         fit = None  # the rims fitted agree whatever the picture: a liquid topping full tubes
+    if _opaque_fit(fit, rims, clear):
+        fit = None
     offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
     tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
     colour = bands[int(np.argmin(pick))]
@@ -2229,6 +2231,24 @@ FIT_MISS = 8.0  # ΔE: a rim farther than this from a see-through fit is not gla
 def _fit_explains(fit: tuple | None, rim: np.ndarray, side: np.ndarray) -> bool:
     """True when a see-through fit (a, b) (or none) explains a rim seen with `side` behind it."""
     return fit is None or float(np.linalg.norm(rim - fit[0] * side - fit[1])) < FIT_MISS
+
+
+ALIKE_RIMS = 8.0  # ΔE: rims this near each other are one colour (as `_glass`'s shared rims)
+
+
+def _opaque_fit(fit: tuple | None, rims: dict, clear: list[tuple]) -> bool:
+    """True when a see-through fit explains only rims of one colour (alike whatever the
+    picture behind them: a liquid topping full tubes, not glass) and misses a rim in `clear`
+    that shows the picture behind it: glass letting nothing through cannot show it."""
+    if fit is None or not clear:
+        return False
+    if all(_fit_explains(fit, *rims[b]) for b in clear):
+        return False
+    fitted = np.array([rims[b][0] for b in rims if _fit_explains(fit, *rims[b])])
+    if len(fitted) < 2:
+        return False
+    spread = np.linalg.norm(fitted[:, None] - fitted[None], axis=2)
+    return bool(spread.max() < ALIKE_RIMS)
 
 
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
@@ -4001,6 +4021,9 @@ def _segment_tubes(
         marks["glassy"] = {
             k: [s.lab for s in segs if _glassy(s)] for k, _, segs in filter(None, raw)
         }
+    else:  # ... in a slot read alone too: by box, as the board's index is not known here
+        for _, box, segs in filter(None, raw):
+            marks.setdefault("glassy_alone", {})[box] = [s.lab for s in segs if _glassy(s)]
     if "fill" not in marks:
         marked = [s for r in raw if r for s in r[2] if s.kind == "hidden"]
         marks["fill"] = _hidden_fill(marked)
@@ -4299,16 +4322,21 @@ def _glassy(seg: _Segment) -> bool:
 def _reclaimable(slots: list, per_tube: list, marks: dict, same: float = 5.0) -> list[int]:
     """Tubes of the board to read again: a run of theirs taken for glass has the colour of a
     liquid seen under other liquid in a slot read alone (see `_read_missed`), which the board's
-    sure colours (see `_sure_liquids`) did not hold yet. The new colours join them."""
+    sure colours (see `_sure_liquids`) did not hold yet. The new colours join them. Slots read
+    alone and not left covered are judged too: such a slot's sure colours came from the board
+    alone, not from the other slots read alone."""
     alone = [per_tube[k] for k, (_, doubtful) in enumerate(slots) if doubtful and per_tube[k]]
     new = [s.lab for t in alone for i, s in enumerate(t) if s.kind == "liquid" and t[i + 1 :]]
     if not new:
         return []
     seen = np.array(new)
     marks["sure"] = np.vstack([marks["sure"], seen])
+    alone = marks.get("glassy_alone", {})
+    glassy = dict(marks.get("glassy", {}))
+    glassy.update({k: alone.get(box, []) for k, (box, doubtful) in enumerate(slots) if doubtful})
     out = []
-    for k, labs in marks.get("glassy", {}).items():
-        if labs and not slots[k][1]:
+    for k, labs in sorted(glassy.items()):
+        if labs and (not slots[k][1] or per_tube[k] is not None):
             gaps = np.linalg.norm(np.array(labs)[:, None] - seen[None], axis=2)
             if gaps.min() < same:
                 out.append(k)
