@@ -3846,7 +3846,8 @@ def _read_missed(
     floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
     for k, (segs, floats, under) in read.items():
         box = floors[k]
-        if floats and box != slots[k][0]:  # the picture under the tube's bottom is no glass
+        moved = box[1] != slots[k][0][1]  # slid up: the liquid over the box's top is read
+        if (floats or moved) and box != slots[k][0]:  # the picture under the bottom is no glass
             floats = []
             again = _segment_tubes(images, [(box, False)], glass, least, params, floats, marks)
             segs = segs if again[0] is None else again[0]
@@ -3890,8 +3891,18 @@ def _missed_floors(
             x, y, w, h = slots[j][0]
             gap = y + h - floor
             if gap >= FLOOR_UNITS * unit and gap >= FLOOR_WIDTH * w and floor > y:
-                out[j] = (x, y, w, floor - y)
+                out[j] = (x, floor - h, w, h) if _cut_at_top(y, read[j]) else (x, y, w, floor - y)
     return out
+
+
+TOP_TOUCH = 2  # rows: a top run starting this near its box's top reaches it
+
+
+def _cut_at_top(top: int, stack: list[_Segment] | None) -> bool:
+    """True when a tube's top run of liquid (`stack` bottom first) starts at its box's very
+    top (`top`): games leave a headroom over every tube's liquid, so the box cut the tube
+    there (a box copied from a cover's or a row's, the glass over it invisible)."""
+    return bool(stack) and stack[-1].kind != "empty" and stack[-1].y0 <= top + TOP_TOUCH
 
 
 def _add_top(
