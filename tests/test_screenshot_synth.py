@@ -45,6 +45,7 @@ from puzzlelab.watersort.screenshot import (
     _miscounted,
     _missed_floors,
     _no_arcs,
+    _opaque_fit,
     _one_grid,
     _outline_free,
     _over_glass,
@@ -523,6 +524,28 @@ def test_a_fit_missing_the_clear_rim_is_a_liquid_topping_full_tubes():
     assert got.fit is not None and got.fit[0] == 1.0  # clear glass: it shows the picture
     run = _Segment(40, 80, navy)
     assert got.distance(run, every[0]) > 30
+
+
+def test_a_fit_of_rims_alike_missing_a_clear_rim_is_no_glass_though_a_rim_is_near_the_bg():
+    """As above, with the empty tubes read with the board and the board's background near
+    one clear rim (so a shared rim near it is seen): the fit explains only the navy rims,
+    alike whatever the picture behind, and misses a rim showing the picture: no glass, so a
+    navy run is far from the glass."""
+    navy = np.array([19.0, 20.0, -37.0])
+    behind = [[65.0, -20, 45], [45.0, 0, 34], [22.0, 27, 14], [47.0, 43, -17]]
+    behind += [[49.0, 19, 15], [53.0, -4, 45]]
+    lab = np.zeros((200, 360, 3))
+    every = [(60 * k + 15, 40, 30, 120) for k in range(6)]
+    for k, (x, y, w, h) in enumerate(every):
+        lab[:, 60 * k : 60 * k + 60] = behind[k]
+        if k < 4:
+            lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]
+            lab[y : y + 40, x : x + w] = navy
+    got = _glass(lab, every, every, np.array(behind[4]) + 2.0)
+    assert got.fit is None or got.fit[0] == 1.0  # no opaque navy "glass"
+    assert got.distance(_Segment(40, 80, navy), every[0]) > 30
+    assert _opaque_fit((0.0, navy), dict(zip(every, zip(*_rims_of(lab, every)))), every[4:])
+    assert not _opaque_fit((0.0, navy), dict(zip(every, zip(*_rims_of(lab, every)))), [])
 
 
 def _rims_of(lab: np.ndarray, every: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
@@ -1213,6 +1236,33 @@ def test_a_run_taken_for_glass_is_read_again_in_a_colour_seen_under_liquid_in_a_
     marks = {"sure": np.zeros((0, 3)), "glassy": {0: [brown, mauve], 2: [mauve]}}
     slots[0] = (slots[0][0], True)  # a slot read alone is not read again
     assert _reclaimable(slots, [[], [], missed], marks) == []
+
+
+def test_a_slot_read_alone_is_read_again_for_a_colour_seen_under_liquid_in_another():
+    """Two slots read alone: a liquid under liquid in one is a sure colour, so the other,
+    whose top run of that colour was taken for glass, is read again; a slot left covered (a
+    cover's icon: None) is not."""
+    blue, purple = np.array([64.0, -4.0, -30.0]), np.array([36.0, 33.0, -44.0])
+    below = [_Segment(60, 100, np.zeros(3), "hidden", units=1)]
+    below += [_Segment(40, 60, blue + 1, units=1), _Segment(20, 40, purple, units=1)]
+    slots = [((0, 0, 10, 100), True), ((20, 0, 10, 100), True)]
+    marks = {"sure": np.zeros((0, 3)), "glassy": {}, "glassy_alone": {(0, 0, 10, 100): [blue]}}
+    assert _reclaimable(slots, [[], below], marks) == [0]
+    marks = {"sure": np.zeros((0, 3)), "glassy": {}, "glassy_alone": {(0, 0, 10, 100): [blue]}}
+    assert _reclaimable(slots, [None, below], marks) == []  # left covered
+
+
+def test_a_slot_read_alone_cut_at_its_top_slides_up_to_its_rows_floor():
+    """A slot read alone whose box reaches below its row's liquid floor, while its own
+    liquid starts at the box's very top (games leave a headroom, so the box cut the tube),
+    slid down: it moves up to end at the floor, keeping its height, rather than being cut."""
+    low = [_Segment(60, 80, np.zeros(3), "liquid")]  # the row's floor: its last row is 80
+    cut = [_Segment(50, 80, np.zeros(3), "liquid"), _Segment(30, 50, np.ones(3), "liquid")]
+    slots = [((0, 20, 20, 80), False), ((40, 30, 20, 80), True)]
+    got = _missed_floors(slots, [low, None], [2], {1: cut}, unit=20.0)
+    assert got == {1: (40, 1, 20, 80)}  # slid up, not cut to (40, 30, 20, 51)
+    cut[-1] = _Segment(34, 50, np.ones(3), "liquid")  # a headroom over it: the box holds it
+    assert _missed_floors(slots, [low, None], [2], {1: cut}, unit=20.0) == {1: (40, 30, 20, 51)}
 
 
 def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():
