@@ -45,8 +45,8 @@ from puzzlelab.watersort.screenshot import (
     _miscounted,
     _missed_floors,
     _no_arcs,
-    _opaque_fit,
     _one_grid,
+    _opaque_fit,
     _outline_free,
     _over_glass,
     _pick_unit,
@@ -544,8 +544,9 @@ def test_a_fit_of_rims_alike_missing_a_clear_rim_is_no_glass_though_a_rim_is_nea
     got = _glass(lab, every, every, np.array(behind[4]) + 2.0)
     assert got.fit is None or got.fit[0] == 1.0  # no opaque navy "glass"
     assert got.distance(_Segment(40, 80, navy), every[0]) > 30
-    assert _opaque_fit((0.0, navy), dict(zip(every, zip(*_rims_of(lab, every)))), every[4:])
-    assert not _opaque_fit((0.0, navy), dict(zip(every, zip(*_rims_of(lab, every)))), [])
+    rims = {b: _rim(lab, b, every, np.zeros(3)) for b in every}
+    assert _opaque_fit((0.0, navy), rims, every[4:])
+    assert not _opaque_fit((0.0, navy), rims, [])  # no rim shows the picture
 
 
 def _rims_of(lab: np.ndarray, every: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
