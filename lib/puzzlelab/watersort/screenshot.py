@@ -3328,7 +3328,8 @@ def _short_rows(
     every tube of a board alike, and faint glass over a picture, or a liquid at a round
     bottom, is easily lost at one end of a row's boxes. When neither end shows the tube going
     on, a row whose every liquid rests on its boxes' bottoms grows at the top (see
-    `_on_floors`). A covered tube's box (None in `per_tube`) is its cover's, which may reach
+    `_on_floors`). A row with liquid starting at its box's very top (`_row_cut_at_top`: games
+    leave a headroom) grows at the top, already when `CUT_ROW` units short. A covered tube's box (None in `per_tube`) is its cover's, which may reach
     past the tube: it measures no row."""
     heights = _row_heights(slots, layout, per_tube)
     tall = max(heights, default=0)
@@ -3337,16 +3338,26 @@ def _short_rows(
     for n, h in zip(layout, heights, strict=True):
         row = range(k, k + n)
         k += n
-        if tall - h < SHORT_ROW * unit or not h:
-            continue
         boxes = [slots[j][0] for j in row]
-        end = _grown_end(lab, boxes, every, tall - h)
+        cut = per_tube is not None and _row_cut_at_top(boxes, [per_tube[j] for j in row])
+        if tall - h < (CUT_ROW if cut else SHORT_ROW) * unit or not h:
+            continue
+        end = "top" if cut else _grown_end(lab, boxes, every, tall - h)
         if not end and per_tube is not None and min(b[1] for b in boxes) >= tall - h:
             end = "top" if _on_floors(boxes, [per_tube[j] for j in row]) else ""
         for j in row if end else []:
             (x, y, w, bh), doubt = slots[j]
             out[j] = ((x, y - (tall - bh) if end == "top" else y, w, tall), doubt)
     return out
+
+
+CUT_ROW = 0.3  # units: ... or this much, when its liquid starts at its boxes' tops
+
+
+def _row_cut_at_top(boxes: list[tuple], stacks: list) -> bool:
+    """True when some tube of a row has liquid starting at its box's very top (see
+    `_cut_at_top`): the row's boxes cut its tubes there."""
+    return any(_cut_at_top(b[1], t) for b, t in zip(boxes, stacks, strict=True))
 
 
 def _row_heights(slots: list, layout: list[int], per_tube: list | None = None) -> list[int]:
