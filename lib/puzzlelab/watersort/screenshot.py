@@ -3329,8 +3329,9 @@ def _short_rows(
     bottom, is easily lost at one end of a row's boxes. When neither end shows the tube going
     on, a row whose every liquid rests on its boxes' bottoms grows at the top (see
     `_on_floors`). A row with liquid starting at its box's very top (`_row_cut_at_top`: games
-    leave a headroom) grows at the top, already when `CUT_ROW` units short. A covered tube's box (None in `per_tube`) is its cover's, which may reach
-    past the tube: it measures no row."""
+    leave a headroom) grows at the top, already when `CUT_ROW` units short. A covered tube's
+    box (None in `per_tube`) is its cover's, which may reach past the tube: it measures no
+    row."""
     heights = _row_heights(slots, layout, per_tube)
     tall = max(heights, default=0)
     out, k = list(slots), 0
