@@ -1019,6 +1019,26 @@ def test_a_short_row_whose_liquid_rests_on_its_box_floors_grows_at_the_top():
     assert _short_rows(lab, tall + near, [2, 2], 20.0, [[], [], *floor]) == tall + near
 
 
+def test_a_short_row_whose_liquid_starts_at_its_box_top_grows_at_the_top():
+    """A row's boxes 0.4 units shorter than the tallest row's (under `SHORT_ROW`), one of its
+    tubes' liquid starting at its box's very top: games leave a headroom over the liquid, so
+    the box cut the tube (15780: a colour topping full tubes then read as rim glass), and the
+    row grows at the top; a liquid starting lower, under a headroom, leaves the row as it is,
+    and so does a row less short than `CUT_ROW`."""
+    lab = np.zeros((300, 200, 3))
+    lab[..., 0] = 50.0
+    tall = [((x, 20, 30, 100), False) for x in (40, 120)]
+    cut = [((x, 158, 30, 92), False) for x in (40, 120)]  # 8 rows: 0.4 units short
+    top = [[_Segment(230, 250, np.zeros(3), units=1), _Segment(158, 230, np.ones(3))], []]
+    got = _short_rows(lab, tall + cut, [2, 2], 20.0, [[], [], *top])
+    assert got == tall + [((x, 150, 30, 100), False) for x in (40, 120)]
+    low = [[_Segment(230, 250, np.zeros(3), units=1), _Segment(170, 230, np.ones(3))], []]
+    assert _short_rows(lab, tall + cut, [2, 2], 20.0, [[], [], *low]) == tall + cut
+    near = [((x, 155, 30, 95), False) for x in (40, 120)]  # 5 rows: 0.25 units
+    top[0][-1] = _Segment(155, 230, np.ones(3))
+    assert _short_rows(lab, tall + near, [2, 2], 20.0, [[], [], *top]) == tall + near
+
+
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
     """A row's boxes end at its lowest liquid when that is half a unit and more than an
     outline above them; a row where one tube's liquid reaches the box bottom is kept."""
