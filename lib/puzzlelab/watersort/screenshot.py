@@ -26,7 +26,9 @@ General image analysis, no game's pixel coordinates or colours:
    picture with doubts gives way to the one at its own size when that one is sound and
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
-   when its liquid rests on its boxes' floors); a small picture (a thumbnail, under
+   when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
+   headroom, `_row_cut_at_top`), and a slot read alone whose liquid starts at its box's top
+   and ends above its row's floor slides up to that floor (`_missed_floors`); a small picture (a thumbnail, under
    `SMALL_PICTURE` px) whose reading is unsound (`_sound`) is read once more with its JPEG
    blocks smoothed by a small median at its own size, and that reading is taken when it has
    no doubt and keeps every '?' cell (a median wipes marks out, never draws one:
@@ -35,8 +37,9 @@ General image analysis, no game's pixel coordinates or colours:
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the
    background changes from tube to tube, fitted as see-through
-   (rim = a * background behind + b), unless the fit misses the rim taken for clear glass
-   (rims alike whatever the picture behind are a liquid topping full tubes); a
+   (rim = a * background behind + b), unless the fit misses the rim taken for clear glass,
+   or explains only rims of one colour and misses a rim showing the picture (`_opaque_fit`):
+   rims alike whatever the picture behind are a liquid topping full tubes; a
    top run whose colour follows the picture beside the tube down its length is glass however
    far from that model (`_tracks`: a liquid is flat); empty space is only at a tube's top,
    and the outline across its bottom is neither unit nor glass; a run that shows a mark
