@@ -28,11 +28,11 @@ General image analysis, no game's pixel coordinates or colours:
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
    headroom, `_row_cut_at_top`), and a slot read alone whose liquid starts at its box's top
-   and ends above its row's floor slides up to that floor (`_missed_floors`); a small picture (a thumbnail, under
-   `SMALL_PICTURE` px) whose reading is unsound (`_sound`) is read once more with its JPEG
-   blocks smoothed by a small median at its own size, and that reading is taken when it has
-   no doubt and keeps every '?' cell (a median wipes marks out, never draws one:
-   `_marks_kept`);
+   and ends above its row's floor slides up to that floor (`_missed_floors`); a small
+   picture (a thumbnail, under `SMALL_PICTURE` px) whose reading is unsound (`_sound`) is
+   read once more with its JPEG blocks smoothed by a small median at its own size, and that
+   reading is taken when it has no doubt and keeps every '?' cell (a median wipes marks out,
+   never draws one: `_marks_kept`);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the
