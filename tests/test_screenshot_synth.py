@@ -460,6 +460,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (15036, "glass over a photo taken off two tubes' tops hid that every run was even: silent"),
         (15060, "a split round-bottom unit pulled the fit to half the unit: 9 for 4 with covers"),
         (15932, "half the unit broke the counts; the rival on twice it kept them (with covers)"),
+        (16761, "a top unit near the glass in a slot read alone, its colour under liquid in one"),
+        (16638, "a slot's box copied from a curtain's sat low: its top unit cut off, silently"),
+        (15780, "boxes cut at the liquid's top 0.4 units short: four full tubes' top colour lost"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
