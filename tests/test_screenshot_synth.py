@@ -46,6 +46,7 @@ from puzzlelab.watersort.screenshot import (
     _missed_floors,
     _no_arcs,
     _one_grid,
+    _opaque_fit,
     _outline_free,
     _over_glass,
     _pick_unit,
@@ -465,6 +466,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16595, "a thumbnail read sound but doubted, capacity 6 for 5: smoothed, exact"),
         (16948, "a thumbnail's last row read as 4 tubes for 2, sound but doubted; smoothed"),
         (16961, "a thumbnail's boundaries off the grid, capacity 4 for 6; smoothed, exact"),
+        (16761, "a top unit near the glass in a slot read alone, its colour under liquid in one"),
+        (16638, "a slot's box copied from a curtain's sat low: its top unit cut off, silently"),
+        (15780, "boxes cut at the liquid's top 0.4 units short: four full tubes' top colour lost"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -529,6 +533,29 @@ def test_a_fit_missing_the_clear_rim_is_a_liquid_topping_full_tubes():
     assert got.fit is not None and got.fit[0] == 1.0  # clear glass: it shows the picture
     run = _Segment(40, 80, navy)
     assert got.distance(run, every[0]) > 30
+
+
+def test_a_fit_of_rims_alike_missing_a_clear_rim_is_no_glass_though_a_rim_is_near_the_bg():
+    """As above, with the empty tubes read with the board and the board's background near
+    one clear rim (so a shared rim near it is seen): the fit explains only the navy rims,
+    alike whatever the picture behind, and misses a rim showing the picture: no glass, so a
+    navy run is far from the glass."""
+    navy = np.array([19.0, 20.0, -37.0])
+    behind = [[65.0, -20, 45], [45.0, 0, 34], [22.0, 27, 14], [47.0, 43, -17]]
+    behind += [[49.0, 19, 15], [53.0, -4, 45]]
+    lab = np.zeros((200, 360, 3))
+    every = [(60 * k + 15, 40, 30, 120) for k in range(6)]
+    for k, (x, y, w, h) in enumerate(every):
+        lab[:, 60 * k : 60 * k + 60] = behind[k]
+        if k < 4:
+            lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]
+            lab[y : y + 40, x : x + w] = navy
+    got = _glass(lab, every, every, np.array(behind[4]) + 2.0)
+    assert got.fit is None or got.fit[0] == 1.0  # no opaque navy "glass"
+    assert got.distance(_Segment(40, 80, navy), every[0]) > 30
+    rims = {b: _rim(lab, b, every, np.zeros(3)) for b in every}
+    assert _opaque_fit((0.0, navy), rims, every[4:])
+    assert not _opaque_fit((0.0, navy), rims, [])  # no rim shows the picture
 
 
 def _rims_of(lab: np.ndarray, every: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
@@ -1001,6 +1028,26 @@ def test_a_short_row_whose_liquid_rests_on_its_box_floors_grows_at_the_top():
     assert _short_rows(lab, tall + near, [2, 2], 20.0, [[], [], *floor]) == tall + near
 
 
+def test_a_short_row_whose_liquid_starts_at_its_box_top_grows_at_the_top():
+    """A row's boxes 0.4 units shorter than the tallest row's (under `SHORT_ROW`), one of its
+    tubes' liquid starting at its box's very top: games leave a headroom over the liquid, so
+    the box cut the tube (15780: a colour topping full tubes then read as rim glass), and the
+    row grows at the top; a liquid starting lower, under a headroom, leaves the row as it is,
+    and so does a row less short than `CUT_ROW`."""
+    lab = np.zeros((300, 200, 3))
+    lab[..., 0] = 50.0
+    tall = [((x, 20, 30, 100), False) for x in (40, 120)]
+    cut = [((x, 158, 30, 92), False) for x in (40, 120)]  # 8 rows: 0.4 units short
+    top = [[_Segment(230, 250, np.zeros(3), units=1), _Segment(158, 230, np.ones(3))], []]
+    got = _short_rows(lab, tall + cut, [2, 2], 20.0, [[], [], *top])
+    assert got == tall + [((x, 150, 30, 100), False) for x in (40, 120)]
+    low = [[_Segment(230, 250, np.zeros(3), units=1), _Segment(170, 230, np.ones(3))], []]
+    assert _short_rows(lab, tall + cut, [2, 2], 20.0, [[], [], *low]) == tall + cut
+    near = [((x, 155, 30, 95), False) for x in (40, 120)]  # 5 rows: 0.25 units
+    top[0][-1] = _Segment(155, 230, np.ones(3))
+    assert _short_rows(lab, tall + near, [2, 2], 20.0, [[], [], *top]) == tall + near
+
+
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():
     """A row's boxes end at its lowest liquid when that is half a unit and more than an
     outline above them; a row where one tube's liquid reaches the box bottom is kept."""
@@ -1219,6 +1266,33 @@ def test_a_run_taken_for_glass_is_read_again_in_a_colour_seen_under_liquid_in_a_
     marks = {"sure": np.zeros((0, 3)), "glassy": {0: [brown, mauve], 2: [mauve]}}
     slots[0] = (slots[0][0], True)  # a slot read alone is not read again
     assert _reclaimable(slots, [[], [], missed], marks) == []
+
+
+def test_a_slot_read_alone_is_read_again_for_a_colour_seen_under_liquid_in_another():
+    """Two slots read alone: a liquid under liquid in one is a sure colour, so the other,
+    whose top run of that colour was taken for glass, is read again; a slot left covered (a
+    cover's icon: None) is not."""
+    blue, purple = np.array([64.0, -4.0, -30.0]), np.array([36.0, 33.0, -44.0])
+    below = [_Segment(60, 100, np.zeros(3), "hidden", units=1)]
+    below += [_Segment(40, 60, blue + 1, units=1), _Segment(20, 40, purple, units=1)]
+    slots = [((0, 0, 10, 100), True), ((20, 0, 10, 100), True)]
+    marks = {"sure": np.zeros((0, 3)), "glassy": {}, "glassy_alone": {(0, 0, 10, 100): [blue]}}
+    assert _reclaimable(slots, [[], below], marks) == [0]
+    marks = {"sure": np.zeros((0, 3)), "glassy": {}, "glassy_alone": {(0, 0, 10, 100): [blue]}}
+    assert _reclaimable(slots, [None, below], marks) == []  # left covered
+
+
+def test_a_slot_read_alone_cut_at_its_top_slides_up_to_its_rows_floor():
+    """A slot read alone whose box reaches below its row's liquid floor, while its own
+    liquid starts at the box's very top (games leave a headroom, so the box cut the tube),
+    slid down: it moves up to end at the floor, keeping its height, rather than being cut."""
+    low = [_Segment(60, 80, np.zeros(3), "liquid")]  # the row's floor: its last row is 80
+    cut = [_Segment(50, 80, np.zeros(3), "liquid"), _Segment(30, 50, np.ones(3), "liquid")]
+    slots = [((0, 20, 20, 80), False), ((40, 30, 20, 80), True)]
+    got = _missed_floors(slots, [low, None], [2], {1: cut}, unit=20.0)
+    assert got == {1: (40, 1, 20, 80)}  # slid up, not cut to (40, 30, 20, 51)
+    cut[-1] = _Segment(34, 50, np.ones(3), "liquid")  # a headroom over it: the box holds it
+    assert _missed_floors(slots, [low, None], [2], {1: cut}, unit=20.0) == {1: (40, 30, 20, 51)}
 
 
 def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():

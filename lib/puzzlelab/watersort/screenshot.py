@@ -26,18 +26,22 @@ General image analysis, no game's pixel coordinates or colours:
    picture with doubts gives way to the one at its own size when that one is sound and
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
-   when its liquid rests on its boxes' floors); a small picture (a thumbnail, under
-   `SMALL_PICTURE` px) whose reading has doubts is read once more with its JPEG blocks
-   smoothed by a small median at its own size, and that reading is taken when it has no
-   doubt and keeps every '?' cell (a median wipes marks out, never draws one:
-   `_marks_kept`), and, over a sound first reading, only when it reads another board shape
-   than colours (`_reshaped`: smoothing mends boundaries, and colours are truer unsmoothed);
+   when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
+   headroom, `_row_cut_at_top`), and a slot read alone whose liquid starts at its box's top
+   and ends above its row's floor slides up to that floor (`_missed_floors`); a small
+   picture (a thumbnail, under `SMALL_PICTURE` px) whose reading has doubts is read once
+   more with its JPEG blocks smoothed by a small median at its own size, and that reading
+   is taken when it has no doubt and keeps every '?' cell (a median wipes marks out, never
+   draws one: `_marks_kept`), and, over a sound first reading, only when it reads another
+   board shape than colours (`_reshaped`: smoothing mends boundaries, and colours are truer
+   unsmoothed);
 2. a colour profile down each tube's centre (per-row median in CIELAB, on a median-filtered
    copy so a '?' mark does not cut its cell) is cut where the colour jumps; segments like the
    empty glass are empty space: the glass is sampled under the rims and, where the
    background changes from tube to tube, fitted as see-through
-   (rim = a * background behind + b), unless the fit misses the rim taken for clear glass
-   (rims alike whatever the picture behind are a liquid topping full tubes); a
+   (rim = a * background behind + b), unless the fit misses the rim taken for clear glass,
+   or explains only rims of one colour and misses a rim showing the picture (`_opaque_fit`):
+   rims alike whatever the picture behind are a liquid topping full tubes; a
    top run whose colour follows the picture beside the tube down its length is glass however
    far from that model (`_tracks`: a liquid is flat); empty space is only at a tube's top,
    and the outline across its bottom is neither unit nor glass; a run that shows a mark
@@ -2220,6 +2224,8 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
     if clear and seen and not _fit_explains(fit, bands[0], sides[0]):
         fit = None  # the rims fitted agree whatever the picture: a liquid topping full tubes
+    if _opaque_fit(fit, rims, clear):
+        fit = None
     offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
     tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
     colour = bands[int(np.argmin(pick))]
@@ -2260,6 +2266,24 @@ FIT_MISS = 8.0  # ΔE: a rim farther than this from a see-through fit is not gla
 def _fit_explains(fit: tuple | None, rim: np.ndarray, side: np.ndarray) -> bool:
     """True when a see-through fit (a, b) (or none) explains a rim seen with `side` behind it."""
     return fit is None or float(np.linalg.norm(rim - fit[0] * side - fit[1])) < FIT_MISS
+
+
+ALIKE_RIMS = 8.0  # ΔE: rims this near each other are one colour (as `_glass`'s shared rims)
+
+
+def _opaque_fit(fit: tuple | None, rims: dict, clear: list[tuple]) -> bool:
+    """True when a see-through fit explains only rims of one colour (alike whatever the
+    picture behind them: a liquid topping full tubes, not glass) and misses a rim in `clear`
+    that shows the picture behind it: glass letting nothing through cannot show it."""
+    if fit is None or not clear:
+        return False
+    if all(_fit_explains(fit, *rims[b]) for b in clear):
+        return False
+    fitted = np.array([rims[b][0] for b in rims if _fit_explains(fit, *rims[b])])
+    if len(fitted) < 2:
+        return False
+    spread = np.linalg.norm(fitted[:, None] - fitted[None], axis=2)
+    return bool(spread.max() < ALIKE_RIMS)
 
 
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
@@ -3339,8 +3363,10 @@ def _short_rows(
     every tube of a board alike, and faint glass over a picture, or a liquid at a round
     bottom, is easily lost at one end of a row's boxes. When neither end shows the tube going
     on, a row whose every liquid rests on its boxes' bottoms grows at the top (see
-    `_on_floors`). A covered tube's box (None in `per_tube`) is its cover's, which may reach
-    past the tube: it measures no row."""
+    `_on_floors`). A row with liquid starting at its box's very top (`_row_cut_at_top`: games
+    leave a headroom) grows at the top, already when `CUT_ROW` units short. A covered tube's
+    box (None in `per_tube`) is its cover's, which may reach past the tube: it measures no
+    row."""
     heights = _row_heights(slots, layout, per_tube)
     tall = max(heights, default=0)
     out, k = list(slots), 0
@@ -3348,16 +3374,26 @@ def _short_rows(
     for n, h in zip(layout, heights, strict=True):
         row = range(k, k + n)
         k += n
-        if tall - h < SHORT_ROW * unit or not h:
-            continue
         boxes = [slots[j][0] for j in row]
-        end = _grown_end(lab, boxes, every, tall - h)
+        cut = per_tube is not None and _row_cut_at_top(boxes, [per_tube[j] for j in row])
+        if tall - h < (CUT_ROW if cut else SHORT_ROW) * unit or not h:
+            continue
+        end = "top" if cut else _grown_end(lab, boxes, every, tall - h)
         if not end and per_tube is not None and min(b[1] for b in boxes) >= tall - h:
             end = "top" if _on_floors(boxes, [per_tube[j] for j in row]) else ""
         for j in row if end else []:
             (x, y, w, bh), doubt = slots[j]
             out[j] = ((x, y - (tall - bh) if end == "top" else y, w, tall), doubt)
     return out
+
+
+CUT_ROW = 0.3  # units: ... or this much, when its liquid starts at its boxes' tops
+
+
+def _row_cut_at_top(boxes: list[tuple], stacks: list) -> bool:
+    """True when some tube of a row has liquid starting at its box's very top (see
+    `_cut_at_top`): the row's boxes cut its tubes there."""
+    return any(_cut_at_top(b[1], t) for b, t in zip(boxes, stacks, strict=True))
 
 
 def _row_heights(slots: list, layout: list[int], per_tube: list | None = None) -> list[int]:
@@ -3857,7 +3893,8 @@ def _read_missed(
     floors = _missed_floors(slots, per_tube, layout, {k: v[0] for k, v in read.items()}, unit)
     for k, (segs, floats, under) in read.items():
         box = floors[k]
-        if floats and box != slots[k][0]:  # the picture under the tube's bottom is no glass
+        moved = box[1] != slots[k][0][1]  # slid up: the liquid over the box's top is read
+        if (floats or moved) and box != slots[k][0]:  # the picture under the bottom is no glass
             floats = []
             again = _segment_tubes(images, [(box, False)], glass, least, params, floats, marks)
             segs = segs if again[0] is None else again[0]
@@ -3901,8 +3938,18 @@ def _missed_floors(
             x, y, w, h = slots[j][0]
             gap = y + h - floor
             if gap >= FLOOR_UNITS * unit and gap >= FLOOR_WIDTH * w and floor > y:
-                out[j] = (x, y, w, floor - y)
+                out[j] = (x, floor - h, w, h) if _cut_at_top(y, read[j]) else (x, y, w, floor - y)
     return out
+
+
+TOP_TOUCH = 2  # rows: a top run starting this near its box's top reaches it
+
+
+def _cut_at_top(top: int, stack: list[_Segment] | None) -> bool:
+    """True when a tube's top run of liquid (`stack` bottom first) starts at its box's very
+    top (`top`): games leave a headroom over every tube's liquid, so the box cut the tube
+    there (a box copied from a cover's or a row's, the glass over it invisible)."""
+    return bool(stack) and stack[-1].kind != "empty" and stack[-1].y0 <= top + TOP_TOUCH
 
 
 def _add_top(
@@ -4032,6 +4079,9 @@ def _segment_tubes(
         marks["glassy"] = {
             k: [s.lab for s in segs if _glassy(s)] for k, _, segs in filter(None, raw)
         }
+    else:  # ... in a slot read alone too: by box, as the board's index is not known here
+        for _, box, segs in filter(None, raw):
+            marks.setdefault("glassy_alone", {})[box] = [s.lab for s in segs if _glassy(s)]
     if "fill" not in marks:
         marked = [s for r in raw if r for s in r[2] if s.kind == "hidden"]
         marks["fill"] = _hidden_fill(marked)
@@ -4330,16 +4380,21 @@ def _glassy(seg: _Segment) -> bool:
 def _reclaimable(slots: list, per_tube: list, marks: dict, same: float = 5.0) -> list[int]:
     """Tubes of the board to read again: a run of theirs taken for glass has the colour of a
     liquid seen under other liquid in a slot read alone (see `_read_missed`), which the board's
-    sure colours (see `_sure_liquids`) did not hold yet. The new colours join them."""
+    sure colours (see `_sure_liquids`) did not hold yet. The new colours join them. Slots read
+    alone and not left covered are judged too: such a slot's sure colours came from the board
+    alone, not from the other slots read alone."""
     alone = [per_tube[k] for k, (_, doubtful) in enumerate(slots) if doubtful and per_tube[k]]
     new = [s.lab for t in alone for i, s in enumerate(t) if s.kind == "liquid" and t[i + 1 :]]
     if not new:
         return []
     seen = np.array(new)
     marks["sure"] = np.vstack([marks["sure"], seen])
+    alone = marks.get("glassy_alone", {})
+    glassy = dict(marks.get("glassy", {}))
+    glassy.update({k: alone.get(box, []) for k, (box, doubtful) in enumerate(slots) if doubtful})
     out = []
-    for k, labs in marks.get("glassy", {}).items():
-        if labs and not slots[k][1]:
+    for k, labs in sorted(glassy.items()):
+        if labs and (not slots[k][1] or per_tube[k] is not None):
             gaps = np.linalg.norm(np.array(labs)[:, None] - seen[None], axis=2)
             if gaps.min() < same:
                 out.append(k)
