@@ -1142,12 +1142,23 @@ def _comb(cols: np.ndarray, profile: np.ndarray, width: int, band_h: int) -> tup
                     if key not in tried:
                         tried.add(key)
                         score, pairs = _comb_score(cols, strength, (a, q, w, tol), width)
-                        if score > mine[0]:
+                        if score > mine[0] and not _coarser(pairs, q):
                             mine = (score, pairs, q, a)
         score, pairs, q = _refit(cols, strength, mine, (w, tol), width)
         if score > best_score:
             best, best_score, best_pitch = pairs, score, q
     return _outermost(best, best_pitch), best_pitch
+
+
+def _coarser(pairs: list[tuple[int, int]], pitch: float) -> bool:
+    """True when the tubes a comb at `pitch` explains all stand a whole number (two or more)
+    of pitches apart: that comb claims tubes between them that no side showed, and the
+    comb at the coarser step explains the same sides (tried too, from the same pair); a
+    finer pitch is the row's only where tubes show between (`_finer`, `_faint` judge it)."""
+    if len(pairs) < 2 or pitch <= 0:
+        return False
+    k = np.round((np.array([left for left, _ in pairs]) - pairs[0][0]) / pitch).astype(int)
+    return int(np.gcd.reduce(np.diff(k))) > 1
 
 
 def _refit(cols: np.ndarray, strength: np.ndarray, comb: tuple, size: tuple, width: int) -> tuple:
