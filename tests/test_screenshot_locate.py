@@ -11,6 +11,8 @@ from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
     _between,
     _centre,
+    _comb,
+    _comb_rows,
     _common_step,
     _even,
     _fill_row,
@@ -25,18 +27,21 @@ from puzzlelab.watersort.screenshot import (
     _more_rows,
     _off_gradient,
     _off_pitch_dropped,
+    _peaks,
     _pitch,
     _pitch_hint,
     _plug_holes,
     _profile,
     _segments,
     _shared,
+    _side_strength,
     _sided,
     _span,
     _stacked,
     _tinted,
     find_tubes,
     read_screenshot,
+    rgb_to_lab,
 )
 from puzzlelab.watersort.synth import synth_board
 
@@ -578,3 +583,37 @@ def test_a_squat_band_of_sides_is_raised_to_its_tubes_glass():
     for x in xs:
         plain[220:280, x : x + w] = (45.0, 60.0, 40.0)
     assert _glass_raised(plain, pairs, w, pitch, 220, 280) == 220
+
+
+def test_a_comb_takes_no_finer_pitch_than_the_tubes_it_explains():
+    """Two tubes' strong sides (57/98, 154/195) with faint details of a photo between and
+    beside them (seed 16277): a comb at half their step explains the same two tubes and
+    none between, so it claims a tube no side shows; the comb keeps their one step."""
+    profile = np.zeros(254, np.float32)
+    for c, v in [
+        (49, 2.9),
+        (57, 46.3),
+        (98, 36.3),
+        (106, 4.0),
+        (154, 20.3),
+        (195, 34.7),
+        (205, 6.6),
+    ]:
+        profile[c] = v
+    pairs, pitch = _comb(_peaks(profile), profile, 254, 91)
+    assert pairs == [(57, 98), (154, 195)]
+    assert pitch == pytest.approx(97.0)
+
+
+def test_a_band_of_faint_tubes_takes_the_boards_tube_size_when_its_sides_are_stronger():
+    """Seed 16460 at its own size: a row of three liquid tubes (68 wide, pitch 185) over a
+    row of two empty faint tubes over a busy photo, where the photo's details pair into a
+    comb of three weaker tubes 59 wide at pitch 122; the comb of the board's size and pitch
+    finds the two tubes (sides 205/271 and 391/456)."""
+    rgb = synth_board(16460).image
+    lab = rgb_to_lab(rgb)
+    side = _side_strength(lab)
+    rows = _comb_rows(lab, side, [], rgb.shape[0])
+    assert len(rows) == 2
+    lefts = [b[0] for b, _ in rows[1]]
+    assert len(lefts) == 2 and abs(lefts[0] - 205) <= 3 and abs(lefts[1] - 391) <= 3

@@ -1326,15 +1326,17 @@ def _comb_rows(
             continue
         if banner and (top + bottom) / 2 >= banner:
             continue
-        score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
-        found.append((score, pairs, pitch, (w, top, bottom)))
+        score = _pair_strength(profile, pairs)
+        found.append((score, pairs, pitch, (w, top, bottom), (a, b, profile)))
     multi = [f for f in found if len(f[1]) >= 2]
     if not multi:
         return []
-    _, _, ref_pitch, (ref_w, ref_top, ref_bottom) = max(multi, key=lambda f: _shared(f, found))
+    ref = max(multi, key=lambda f: _shared(f, found))
+    _, _, ref_pitch, (ref_w, ref_top, ref_bottom), _ = ref
     keep: list[tuple] = []
     for f in sorted(found, key=lambda f: -f[0]):
-        f = _liquid_only(f, ref_pitch, (ref_w, ref_bottom - ref_top))
+        f = f if f is ref else _board_sized(f, ref, side, lab)
+        f = _liquid_only(f[:4], ref_pitch, (ref_w, ref_bottom - ref_top))
         w, top, bottom = f[3]
         size_ok = abs(w - ref_w) <= 0.2 * ref_w
         size_ok &= abs((bottom - top) - (ref_bottom - ref_top)) <= 0.2 * (ref_bottom - ref_top)
@@ -1347,6 +1349,52 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _pair_strength(profile: np.ndarray, pairs: list) -> float:
+    """The side evidence of a comb's tubes: the weaker side's strength, summed over them."""
+    last = len(profile) - 1
+    return float(sum(min(profile[left], profile[min(r, last)]) for left, r in pairs))
+
+
+# of the best row's pitch: a band's comb spaced further off it is another comb than the board's
+BOARD_PITCH_TOL = 0.1
+
+
+def _board_sized(band: tuple, ref: tuple, side: np.ndarray, lab: np.ndarray) -> tuple:
+    """A band's comb (score, pairs, pitch, (w, top, bottom), (a, b, profile)), or the comb
+    of the best row's tube width and pitch (`ref`) in the same band when the band's own is
+    spaced otherwise and that one's tubes show stronger sides (`_pair_strength`): games
+    draw every row's tubes alike, and in a band of faint glass over a busy picture the
+    picture's details pair into a comb of more, weaker sides at another pitch."""
+    score, pairs, pitch, _, (a, b, profile) = band
+    _, _, ref_pitch, (ref_w, _, _), _ = ref
+    if len(pairs) < 2 or abs(pitch - ref_pitch) <= BOARD_PITCH_TOL * ref_pitch:
+        return band
+    cols = _peaks(profile)
+    if len(cols) < 2:
+        return band
+    alt = _comb_at(cols, profile, (ref_w - 1, ref_pitch), len(profile))
+    if len(alt) < 2 or _pair_strength(profile, alt) <= score:
+        return band
+    w = int(np.median([r - left for left, r in alt])) + 1
+    top, bottom = _extent(side, lab, alt, w, (a, b))
+    if bottom - top < 0.05 * side.shape[0] or not 1.8 <= (bottom - top) / w <= 9:
+        return band
+    return _pair_strength(profile, alt), alt, ref_pitch, (w, top, bottom), (a, b, profile)
+
+
+def _comb_at(cols: np.ndarray, profile: np.ndarray, size: tuple, width: int) -> list:
+    """(left, right) per tube of the best-scoring comb (`_comb_score`) of one tube width and
+    pitch (`size`), its phase set by each side peak in turn."""
+    w, q = size
+    tol, strength = max(2.0, 0.05 * w), profile[cols]
+    best: tuple = (0.0, [])
+    for c in cols:
+        got = _comb_score(cols, strength, (float(c), q, w, tol), width)
+        if got[0] > best[0]:
+            best = got
+    return _outermost(best[1], q)
 
 
 def _glass_raised(lab: np.ndarray, pairs: list, w: int, pitch: float, top: int, bottom: int) -> int:
