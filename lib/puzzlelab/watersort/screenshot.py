@@ -2546,6 +2546,7 @@ def _read_slots(
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
+    problems += [(text, []) for text in _too_much_room(tubes, capacity)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
         (
@@ -3189,6 +3190,24 @@ def _few_tubes(layout: list[int], least: int = 3) -> list[str]:
     return [
         f"only {sum(layout)} tube(s) found: a water-sort level has {least} or more, so tubes "
         "were missed (faint glass, or rows not found)"
+    ]
+
+
+# tubes' worth of free room: games start a level with one or two empty tubes to pour into
+# (three at most), and pouring keeps the free room, so more is liquid read as glass or tubes
+# that are none (a picture's details, or a row spaced at a finer pitch than its tubes')
+MOST_ROOM = 3
+
+
+def _too_much_room(tubes: list, capacity: int) -> list[str]:
+    """The doubt when the board's free room (covered tubes taken as full) is more than
+    `MOST_ROOM` tubes of `capacity`: a reading of a few units in many empty tubes."""
+    free = sum(capacity - len(t) for t in tubes if t is not None)
+    if capacity < 1 or free <= MOST_ROOM * capacity:
+        return []
+    return [
+        f"room for {free} unit(s), more than {MOST_ROOM} tubes of {capacity}: games give a "
+        "level an empty tube or two to pour into, so liquid was read as glass or tubes invented"
     ]
 
 
