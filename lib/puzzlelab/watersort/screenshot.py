@@ -1359,6 +1359,9 @@ def _pair_strength(profile: np.ndarray, pairs: list) -> float:
 
 # of the best row's pitch: a band's comb spaced further off it is another comb than the board's
 BOARD_PITCH_TOL = 0.1
+# tube widths: a best row spaced closer has tubes all but touching (as `_finer` judges), a
+# comb that took gaps for tubes or halved the pitch, whose size no other band should take
+CLEAR_PITCH = 1.3
 
 
 def _board_sized(band: tuple, ref: tuple, side: np.ndarray, lab: np.ndarray) -> tuple:
@@ -1366,10 +1369,13 @@ def _board_sized(band: tuple, ref: tuple, side: np.ndarray, lab: np.ndarray) -> 
     of the best row's tube width and pitch (`ref`) in the same band when the band's own is
     spaced otherwise and that one's tubes show stronger sides (`_pair_strength`): games
     draw every row's tubes alike, and in a band of faint glass over a busy picture the
-    picture's details pair into a comb of more, weaker sides at another pitch."""
+    picture's details pair into a comb of more, weaker sides at another pitch. A best row
+    whose tubes all but touch (under `CLEAR_PITCH` widths apart) imposes nothing."""
     score, pairs, pitch, _, (a, b, profile) = band
     _, _, ref_pitch, (ref_w, _, _), _ = ref
     if len(pairs) < 2 or abs(pitch - ref_pitch) <= BOARD_PITCH_TOL * ref_pitch:
+        return band
+    if ref_pitch < CLEAR_PITCH * ref_w:
         return band
     cols = _peaks(profile)
     if len(cols) < 2:
