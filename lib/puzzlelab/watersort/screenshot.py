@@ -5,7 +5,10 @@ General image analysis, no game's pixel coordinates or colours:
 1. the image is scaled to a working height; tubes are found twice: as outlines (tall
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
-   pitch that explains the strongest side edges), the second kept when it finds more tubes
+   pitch that explains the strongest side edges; never a finer pitch than the tubes it
+   explains show, `_coarser`; a band combed at another pitch than the best row takes the
+   comb of that row's tube size where its sides are stronger, `_board_sized`: games draw
+   every row alike), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
    third of the step between its boxes when that is the other rows' pitch or, alone, every
@@ -87,9 +90,10 @@ General image analysis, no game's pixel coordinates or colours:
    the run taken for glass over a '?' stack (games show every tube's top unit:
    `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
    or under liquid, where glass never shows) and the headroom read as a colour seen too often
-   (`_completed`, `_over_glass`); where covered or hidden units leave the counts unable to
-   check it, two colours nearer than a player's eye tells apart that fit one colour's count
-   are doubted (`_near_colours`).
+   (`_completed`, `_over_glass`); a reading with more free room than three tubes is doubted
+   (`_too_much_room`: games give a level an empty tube or two); where covered or hidden
+   units leave the counts unable to check it, two colours nearer than a player's eye tells
+   apart that fit one colour's count are doubted (`_near_colours`).
 """
 
 from __future__ import annotations
