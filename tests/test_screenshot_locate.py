@@ -12,7 +12,6 @@ from puzzlelab.watersort.screenshot import (
     _between,
     _centre,
     _comb,
-    _comb_rows,
     _common_step,
     _even,
     _fill_row,
@@ -34,14 +33,12 @@ from puzzlelab.watersort.screenshot import (
     _profile,
     _segments,
     _shared,
-    _side_strength,
     _sided,
     _span,
     _stacked,
     _tinted,
     find_tubes,
     read_screenshot,
-    rgb_to_lab,
 )
 from puzzlelab.watersort.synth import synth_board
 
@@ -603,17 +600,3 @@ def test_a_comb_takes_no_finer_pitch_than_the_tubes_it_explains():
     pairs, pitch = _comb(_peaks(profile), profile, 254, 91)
     assert pairs == [(57, 98), (154, 195)]
     assert pitch == pytest.approx(97.0)
-
-
-def test_a_band_of_faint_tubes_takes_the_boards_tube_size_when_its_sides_are_stronger():
-    """Seed 16460 at its own size: a row of three liquid tubes (68 wide, pitch 185) over a
-    row of two empty faint tubes over a busy photo, where the photo's details pair into a
-    comb of three weaker tubes 59 wide at pitch 122; the comb of the board's size and pitch
-    finds the two tubes (sides 205/271 and 391/456)."""
-    rgb = synth_board(16460).image
-    lab = rgb_to_lab(rgb)
-    side = _side_strength(lab)
-    rows = _comb_rows(lab, side, [], rgb.shape[0])
-    assert len(rows) == 2
-    lefts = [b[0] for b, _ in rows[1]]
-    assert len(lefts) == 2 and abs(lefts[0] - 205) <= 3 and abs(lefts[1] - 391) <= 3

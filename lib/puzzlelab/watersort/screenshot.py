@@ -6,9 +6,7 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges; never a finer pitch than the tubes it
-   explains show, `_coarser`; a band combed at another pitch than the best row takes the
-   comb of that row's tube size where its sides are stronger, `_board_sized`: games draw
-   every row alike), the second kept when it finds more tubes
+   explains show, `_coarser`), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
    third of the step between its boxes when that is the other rows' pitch or, alone, every
@@ -1330,17 +1328,15 @@ def _comb_rows(
             continue
         if banner and (top + bottom) / 2 >= banner:
             continue
-        score = _pair_strength(profile, pairs)
-        found.append((score, pairs, pitch, (w, top, bottom), (a, b, profile)))
+        score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
+        found.append((score, pairs, pitch, (w, top, bottom)))
     multi = [f for f in found if len(f[1]) >= 2]
     if not multi:
         return []
-    ref = max(multi, key=lambda f: _shared(f, found))
-    _, _, ref_pitch, (ref_w, ref_top, ref_bottom), _ = ref
+    _, _, ref_pitch, (ref_w, ref_top, ref_bottom) = max(multi, key=lambda f: _shared(f, found))
     keep: list[tuple] = []
     for f in sorted(found, key=lambda f: -f[0]):
-        f = f if f is ref else _board_sized(f, ref, side, lab)
-        f = _liquid_only(f[:4], ref_pitch, (ref_w, ref_bottom - ref_top))
+        f = _liquid_only(f, ref_pitch, (ref_w, ref_bottom - ref_top))
         w, top, bottom = f[3]
         size_ok = abs(w - ref_w) <= 0.2 * ref_w
         size_ok &= abs((bottom - top) - (ref_bottom - ref_top)) <= 0.2 * (ref_bottom - ref_top)
@@ -1353,58 +1349,6 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
-
-
-def _pair_strength(profile: np.ndarray, pairs: list) -> float:
-    """The side evidence of a comb's tubes: the weaker side's strength, summed over them."""
-    last = len(profile) - 1
-    return float(sum(min(profile[left], profile[min(r, last)]) for left, r in pairs))
-
-
-# of the best row's pitch: a band's comb spaced further off it is another comb than the board's
-BOARD_PITCH_TOL = 0.1
-# tube widths: a best row spaced closer has tubes all but touching (as `_finer` judges), a
-# comb that took gaps for tubes or halved the pitch, whose size no other band should take
-CLEAR_PITCH = 1.3
-
-
-def _board_sized(band: tuple, ref: tuple, side: np.ndarray, lab: np.ndarray) -> tuple:
-    """A band's comb (score, pairs, pitch, (w, top, bottom), (a, b, profile)), or the comb
-    of the best row's tube width and pitch (`ref`) in the same band when the band's own is
-    spaced otherwise and that one's tubes show stronger sides (`_pair_strength`): games
-    draw every row's tubes alike, and in a band of faint glass over a busy picture the
-    picture's details pair into a comb of more, weaker sides at another pitch. A best row
-    whose tubes all but touch (under `CLEAR_PITCH` widths apart) imposes nothing."""
-    score, pairs, pitch, _, (a, b, profile) = band
-    _, _, ref_pitch, (ref_w, _, _), _ = ref
-    if len(pairs) < 2 or abs(pitch - ref_pitch) <= BOARD_PITCH_TOL * ref_pitch:
-        return band
-    if ref_pitch < CLEAR_PITCH * ref_w:
-        return band
-    cols = _peaks(profile)
-    if len(cols) < 2:
-        return band
-    alt = _comb_at(cols, profile, (ref_w - 1, ref_pitch), len(profile))
-    if len(alt) < 2 or _pair_strength(profile, alt) <= score:
-        return band
-    w = int(np.median([r - left for left, r in alt])) + 1
-    top, bottom = _extent(side, lab, alt, w, (a, b))
-    if bottom - top < 0.05 * side.shape[0] or not 1.8 <= (bottom - top) / w <= 9:
-        return band
-    return _pair_strength(profile, alt), alt, ref_pitch, (w, top, bottom), (a, b, profile)
-
-
-def _comb_at(cols: np.ndarray, profile: np.ndarray, size: tuple, width: int) -> list:
-    """(left, right) per tube of the best-scoring comb (`_comb_score`) of one tube width and
-    pitch (`size`), its phase set by each side peak in turn."""
-    w, q = size
-    tol, strength = max(2.0, 0.05 * w), profile[cols]
-    best: tuple = (0.0, [])
-    for c in cols:
-        got = _comb_score(cols, strength, (float(c), q, w, tol), width)
-        if got[0] > best[0]:
-            best = got
-    return _outermost(best[1], q)
 
 
 def _glass_raised(lab: np.ndarray, pairs: list, w: int, pitch: float, top: int, bottom: int) -> int:
