@@ -11,6 +11,7 @@ from puzzlelab.watersort.screenshot import (
     WORK_HEIGHT,
     _between,
     _centre,
+    _comb,
     _common_step,
     _even,
     _fill_row,
@@ -25,6 +26,7 @@ from puzzlelab.watersort.screenshot import (
     _more_rows,
     _off_gradient,
     _off_pitch_dropped,
+    _peaks,
     _pitch,
     _pitch_hint,
     _plug_holes,
@@ -578,3 +580,23 @@ def test_a_squat_band_of_sides_is_raised_to_its_tubes_glass():
     for x in xs:
         plain[220:280, x : x + w] = (45.0, 60.0, 40.0)
     assert _glass_raised(plain, pairs, w, pitch, 220, 280) == 220
+
+
+def test_a_comb_takes_no_finer_pitch_than_the_tubes_it_explains():
+    """Two tubes' strong sides (57/98, 154/195) with faint details of a photo between and
+    beside them (seed 16277): a comb at half their step explains the same two tubes and
+    none between, so it claims a tube no side shows; the comb keeps their one step."""
+    profile = np.zeros(254, np.float32)
+    for c, v in [
+        (49, 2.9),
+        (57, 46.3),
+        (98, 36.3),
+        (106, 4.0),
+        (154, 20.3),
+        (195, 34.7),
+        (205, 6.6),
+    ]:
+        profile[c] = v
+    pairs, pitch = _comb(_peaks(profile), profile, 254, 91)
+    assert pairs == [(57, 98), (154, 195)]
+    assert pitch == pytest.approx(97.0)

@@ -40,6 +40,7 @@ from puzzlelab.watersort.screenshot import (
     _surplus_grey,
     _symbols,
     _tinted_full,
+    _too_much_room,
     _twice_unit,
     _under_cells,
     _uneven_rows,
@@ -669,6 +670,25 @@ def test_too_few_tubes_is_a_doubt():
     ]
     assert _few_tubes([2]) and _few_tubes([1]) and _few_tubes([]) != []
     assert _few_tubes([3]) == [] and _few_tubes([2, 1]) == [] and _few_tubes([7, 7]) == []
+
+
+def test_more_room_than_three_tubes_is_a_doubt():
+    """Games give a level one or two empty tubes of room: seven units of one colour in
+    eight tubes of 7 (seed 16808, a thumbnail read at a wrong unit) leave 49 free, which
+    no level does; two empty tubes, or three, are a level's room (covered tubes count full)."""
+    tubes = [[], [], [], [], [], ["o"] * 5, ["o"] * 2, []]
+    assert _too_much_room(tubes, 7) == [
+        "room for 49 unit(s), more than 3 tubes of 7: games give a level an empty tube or two "
+        "to pour into, so liquid was read as glass or tubes invented"
+    ]
+    assert _too_much_room([["a", "b"], ["b", "a"], [], []], 2) == []
+    assert _too_much_room([["a", "a"], [], [], [], None], 2) == []
+
+
+def test_a_thumbnail_read_as_one_colour_in_many_empty_tubes_is_doubted():
+    """Seed 16808 (128 x 229 px, JPEG quality 35): its ten tubes read as eight holding one
+    colour seven times, which keeps the colour counts; the free room says it is no level."""
+    assert not read_screenshot(synth_board(16808).image).ok
 
 
 def test_a_top_like_glass_in_a_colour_seen_nowhere_else_is_doubtful():

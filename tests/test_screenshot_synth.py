@@ -469,6 +469,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16761, "a top unit near the glass in a slot read alone, its colour under liquid in one"),
         (16638, "a slot's box copied from a curtain's sat low: its top unit cut off, silently"),
         (15780, "boxes cut at the liquid's top 0.4 units short: four full tubes' top colour lost"),
+        (16827, "a comb at half the pitch, no tube seen between its tubes: rows of 9 for 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

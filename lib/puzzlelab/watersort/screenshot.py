@@ -5,7 +5,8 @@ General image analysis, no game's pixel coordinates or colours:
 1. the image is scaled to a working height; tubes are found twice: as outlines (tall
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
-   pitch that explains the strongest side edges), the second kept when it finds more tubes
+   pitch that explains the strongest side edges; never a finer pitch than the tubes it
+   explains show, `_coarser`), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
    third of the step between its boxes when that is the other rows' pitch or, alone, every
@@ -92,9 +93,10 @@ General image analysis, no game's pixel coordinates or colours:
    the run taken for glass over a '?' stack (games show every tube's top unit:
    `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
    or under liquid, where glass never shows) and the headroom read as a colour seen too often
-   (`_completed`, `_over_glass`); where covered or hidden units leave the counts unable to
-   check it, two colours nearer than a player's eye tells apart that fit one colour's count
-   are doubted (`_near_colours`).
+   (`_completed`, `_over_glass`); a reading with more free room than three tubes is doubted
+   (`_too_much_room`: games give a level an empty tube or two); where covered or hidden
+   units leave the counts unable to check it, two colours nearer than a player's eye tells
+   apart that fit one colour's count are doubted (`_near_colours`).
 """
 
 from __future__ import annotations
@@ -1147,12 +1149,23 @@ def _comb(cols: np.ndarray, profile: np.ndarray, width: int, band_h: int) -> tup
                     if key not in tried:
                         tried.add(key)
                         score, pairs = _comb_score(cols, strength, (a, q, w, tol), width)
-                        if score > mine[0]:
+                        if score > mine[0] and not _coarser(pairs, q):
                             mine = (score, pairs, q, a)
         score, pairs, q = _refit(cols, strength, mine, (w, tol), width)
         if score > best_score:
             best, best_score, best_pitch = pairs, score, q
     return _outermost(best, best_pitch), best_pitch
+
+
+def _coarser(pairs: list[tuple[int, int]], pitch: float) -> bool:
+    """True when the tubes a comb at `pitch` explains all stand a whole number (two or more)
+    of pitches apart: that comb claims tubes between them that no side showed, and the
+    comb at the coarser step explains the same sides (tried too, from the same pair); a
+    finer pitch is the row's only where tubes show between (`_finer`, `_faint` judge it)."""
+    if len(pairs) < 2 or pitch <= 0:
+        return False
+    k = np.round((np.array([left for left, _ in pairs]) - pairs[0][0]) / pitch).astype(int)
+    return int(np.gcd.reduce(np.diff(k))) > 1
 
 
 def _refit(cols: np.ndarray, strength: np.ndarray, comb: tuple, size: tuple, width: int) -> tuple:
@@ -2542,6 +2555,7 @@ def _read_slots(
     problems += [(f"tube-like gap in row {r} at x={x}: nothing read there", []) for r, x in gaps]
     problems += [(text, []) for text in _none_full(tubes, capacity, (height - offset) / unit)]
     problems += [(text, []) for text in _uneven_rows(layout) + _few_tubes(layout)]
+    problems += [(text, []) for text in _too_much_room(tubes, capacity)]
     problems += [(text, []) for text in _unlike_pitches([b for b, _ in slots], layout)]
     problems += [
         (
@@ -3185,6 +3199,24 @@ def _few_tubes(layout: list[int], least: int = 3) -> list[str]:
     return [
         f"only {sum(layout)} tube(s) found: a water-sort level has {least} or more, so tubes "
         "were missed (faint glass, or rows not found)"
+    ]
+
+
+# tubes' worth of free room: games start a level with one or two empty tubes to pour into
+# (three at most), and pouring keeps the free room, so more is liquid read as glass or tubes
+# that are none (a picture's details, or a row spaced at a finer pitch than its tubes')
+MOST_ROOM = 3
+
+
+def _too_much_room(tubes: list, capacity: int) -> list[str]:
+    """The doubt when the board's free room (covered tubes taken as full) is more than
+    `MOST_ROOM` tubes of `capacity`: a reading of a few units in many empty tubes."""
+    free = sum(capacity - len(t) for t in tubes if t is not None)
+    if capacity < 1 or free <= MOST_ROOM * capacity:
+        return []
+    return [
+        f"room for {free} unit(s), more than {MOST_ROOM} tubes of {capacity}: games give a "
+        "level an empty tube or two to pour into, so liquid was read as glass or tubes invented"
     ]
 
 
