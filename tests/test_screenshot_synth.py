@@ -74,7 +74,6 @@ from puzzlelab.watersort.screenshot import (
     _uncounted_unit,
     _under_headroom,
     _under_liquid,
-    _unit_height,
     _unlike_beside,
     _varies,
     _walled,
@@ -461,7 +460,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (15036, "glass over a photo taken off two tubes' tops hid that every run was even: silent"),
         (15060, "a split round-bottom unit pulled the fit to half the unit: 9 for 4 with covers"),
         (15932, "half the unit broke the counts; the rival on twice it kept them (with covers)"),
-        (16182, "a 0.3-unit headroom merged into both top runs set the unit: 4 of 5, silently"),
         (16331, "a row grown a unit into a photo's patch under one tube: capacity 6 of 4"),
         (16704, "a row grown a unit into a photo under its tubes' round bottoms: 5 of 4"),
     ],
@@ -1724,23 +1722,6 @@ def test_the_second_pass_finds_no_finer_unit_than_the_first():
     assert cands[_pick_unit(cands, cover, 130.0)[0]] == 16.0
     assert cands[_pick_unit(cands, cover, 130.0, _least_unit(33.0))[0]] == 32.0
     assert _least_unit(None) == 0.0
-
-
-def test_the_unit_from_lengths_leans_on_runs_under_a_boundary():
-    """Two tubes, no third boundary (the unit from the liquid's lengths): a run of 4 units
-    and of 1 unit of 66 rows under the other colour, each topped by a run of 1 and of 4
-    units into which a headroom of 0.35 units merged. The runs under a boundary tell the unit;
-    the top runs, their lengths off by the headroom, fit 4 units of 92 rows (and 266 rows
-    3 of them) and must not outweigh them. Alone, the top runs still give a unit."""
-    room = 23
-
-    def seg(y0: int, y1: int) -> _Segment:
-        return _Segment(y0, y1, np.zeros(3), "liquid")
-
-    low = [[seg(288, 554), seg(222 - room, 288)], [seg(486, 554), seg(222 - room, 486)]]
-    assert abs(_unit_height(low, 355.0, 56.0)[0] - 66.0) <= 1.0
-    tops = [[seg(222, 288)], [seg(222, 486)]]
-    assert abs(_unit_height(tops, 355.0)[0] - 66.0) <= 1.0
 
 
 def test_the_uncounted_fit_ignores_the_marks_counted():

@@ -2354,9 +2354,9 @@ def _read_slots(
                 [],
             )
         else:  # no boundary between two colours: only the liquid's heights tell the unit
-            unit, _ = _unit_height(per_tube, height, _least_unit(unit))
+            unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = unseen
-            cands, cover = _length_cover(per_tube, height)
+            cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             curve = (cands, cover, np.zeros_like(cands))
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
@@ -5498,29 +5498,23 @@ def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> b
     return all(np.linalg.norm(c - ref) < SAME_FILL for k, c in cells if k > 0)
 
 
-def _unit_height(per_tube: list, height: float, least: float = 0.0) -> tuple[float, bool]:
+def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
     """(unit height, ambiguous): the largest that makes liquid a whole number of units each,
-    of at least `least` rows (see `_pick_unit`, `_length_cover`)."""
-    cands, cover = _length_cover(per_tube, height)
+    of at least `least` rows (see `_pick_unit`)."""
+    cands, cover = _length_cover(segs, height)
     best, _ = _pick_unit(cands, cover, height, least)
     return float(cands[best]), True
 
 
-def _length_cover(per_tube: list, height: float) -> tuple[np.ndarray, np.ndarray]:
-    """(candidate unit heights, how much liquid each makes a whole number of units) over the
-    tubes' stacks (bottom first). A stack's top run counts `TOP_WEIGHT` as much as a run under
-    it: its top is the liquid's surface, where a headroom shorter than the shortest run kept
-    (or a meniscus) merges in, so its length is a unit's fraction off (see `_bounds`, where
-    the surface is no boundary either); a run under another ends at a colour boundary."""
-    segs = [(s, k == len(t) - 1) for t in per_tube if t for k, s in enumerate(t)]
-    lengths = np.array([s.length for s, _ in segs], dtype=float)
+def _length_cover(segs: list[_Segment], height: float) -> tuple[np.ndarray, np.ndarray]:
+    """(candidate unit heights, how much liquid each makes a whole number of units)."""
+    lengths = np.array([s.length for s in segs], dtype=float)
     if not len(lengths):
         raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
-    weights = np.array([TOP_WEIGHT if top else 1.0 for _, top in segs]) * lengths
     cands = _unit_candidates(height)
     ratio = lengths[None, :] / cands[:, None]
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
-    return cands, (np.clip(1 - (err / 0.25) ** 2, 0, 1) * weights[None, :]).sum(axis=1)
+    return cands, (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
 
 
 class DoubtfulReadingError(InvalidPuzzleError):
