@@ -77,6 +77,7 @@ from puzzlelab.watersort.screenshot import (
     _under_liquid,
     _unlike_beside,
     _varies,
+    _walled,
     _whole_top,
     outcome,
     read_screenshot,
@@ -470,6 +471,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16638, "a slot's box copied from a curtain's sat low: its top unit cut off, silently"),
         (15780, "boxes cut at the liquid's top 0.4 units short: four full tubes' top colour lost"),
         (16827, "a comb at half the pitch, no tube seen between its tubes: rows of 9 for 5"),
+        (16331, "a row grown a unit into a photo's patch under one tube: capacity 6 of 4"),
+        (16704, "a row grown a unit into a photo under its tubes' round bottoms: 5 of 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1397,6 +1400,23 @@ def test_a_row_ending_on_liquid_reaches_down_to_where_the_liquid_ends():
     flat, glass = _bottoms(80, 100)  # another colour under the box's last liquid
     got = _liquid_below(flat, slots[:1], [segs], [1], glass, 20.0, 9.0)
     assert got == [((10, 20, 20, 80), False)]
+
+
+def test_a_box_grows_below_only_where_the_tubes_walls_go_on():
+    """A cyan bottom liquid in a box 40 wide over a blue picture, 30 rows of colour under the
+    box: a patch of the picture as wide as the tube's surroundings shows no wall, so the box
+    does not grow into it; liquid held between the walls below does. No bottom liquid to
+    compare the walls with: left as it is."""
+    flat = np.tile(np.array([60.0, -10.0, -30.0]), (200, 120, 1))  # the picture
+    box = (40, 20, 40, 100)
+    flat[60:120, 40:80] = [70.0, -45.0, 0.0]  # the bottom liquid, walls to the picture
+    segs = [_Segment(60, 120, np.array([70.0, -45.0, 0.0]), "liquid")]
+    flat[120:150, 20:100] = [65.0, -20.0, -20.0]  # a patch wider than the tube
+    assert _walled(flat, box, segs, 30) == 0
+    flat[120:150, 40:80] = [70.0, -45.0, 0.0]  # the liquid goes on between the walls
+    flat[120:150, 20:40] = flat[120:150, 80:100] = [60.0, -10.0, -30.0]
+    assert _walled(flat, box, segs, 30) == 30
+    assert _walled(flat, box, [], 30) == 30 and _walled(flat, box, segs, None) is None
 
 
 def _cells(marked: list[bool], unit: int = 30, width: int = 30, fill: float = 50.0) -> tuple:

@@ -5186,6 +5186,7 @@ def _liquid_below(
         grow = [
             _runs_below(flat, slots[j][0], per_tube[j], glass, unit, jump, min_len) for j in row
         ]
+        grow = [_walled(flat, slots[j][0], per_tube[j], d) for j, d in zip(row, grow, strict=True)]
         seen = [d for d in grow if d is not None]
         if not seen or min(seen) < max(3.0, 0.25 * unit):
             continue
@@ -5194,6 +5195,43 @@ def _liquid_below(
             (x, y, w, h), doubt = slots[j]
             out[j] = ((x, y, w, min(h + d, flat.shape[0] - y)), doubt)
     return out
+
+
+WALL_SHARE = 0.5  # of the step across a tube's walls beside its bottom liquid: a tube going
+# on below its box shows walls there at least half as strong (a picture under it steps nowhere
+# in particular; liquid against the same picture steps alike)
+
+
+def _walled(flat: np.ndarray, box: tuple, segs, d: int | None) -> int | None:
+    """`d` (rows of liquid below the box, see `_runs_below`), or 0 when those rows show the
+    box's walls less than `WALL_SHARE` as strongly as its bottom liquid does above its
+    bottom's curve: a tube's walls go on as far as its liquid, so a colour below the box
+    that no wall bounds is the picture under the tube (a photo's patch), not its lower part.
+    Left as it is when no stretch of bottom liquid shows the walls to compare with."""
+    if not d or not segs:
+        return d
+    x, y, w, h = box
+    top, end = segs[0].y0, y + h - w // 2  # the bottom liquid, above a round bottom's curve
+    if end - top < 3:
+        return d
+    above = _wall_step(flat, box, top, end)
+    below = _wall_step(flat, box, y + h, y + h + d)
+    return 0 if above is not None and below is not None and below < WALL_SHARE * above else d
+
+
+def _wall_step(flat: np.ndarray, box: tuple, y0: int, y1: int) -> float | None:
+    """The median colour step (ΔE) across the box's weaker wall in rows y0 to y1, between
+    the column a quarter of its width inside (the liquid, whatever glass a box's edge takes
+    in) and the one a tenth of its width outside it; None off the picture."""
+    x, _, w, _ = box
+    m, inner = max(2, w // 10), w // 4
+    y1 = min(y1, flat.shape[0])
+    if x - m < 0 or x + w - 1 + m >= flat.shape[1] or y1 <= y0:
+        return None
+    rows = flat[y0:y1]
+    left = np.linalg.norm(rows[:, x + inner] - rows[:, x - m], axis=1)
+    right = np.linalg.norm(rows[:, x + w - 1 - inner] - rows[:, x + w - 1 + m], axis=1)
+    return float(min(np.median(left), np.median(right)))
 
 
 def _runs_below(flat, box: tuple, segs, glass, unit: float, jump: float, min_len: float):
