@@ -1050,6 +1050,12 @@ def test_a_short_row_whose_liquid_starts_at_its_box_top_grows_at_the_top():
     near = [((x, 155, 30, 95), False) for x in (40, 120)]  # 5 rows: 0.25 units
     top[0][-1] = _Segment(155, 230, np.ones(3))
     assert _short_rows(lab, tall + near, [2, 2], 20.0, [[], [], *top]) == tall + near
+    high = [((x, 4, 30, 92), False) for x in (40, 120)]  # at the picture's top: no room
+    top[0][-1] = _Segment(4, 76, np.ones(3))
+    top[0][0] = _Segment(76, 96, np.zeros(3), units=1)
+    tall_low = [((x, 150, 30, 100), False) for x in (40, 120)]
+    got = _short_rows(lab, high + tall_low, [2, 2], 20.0, [*top, [], []])
+    assert all(b[1] >= 0 for b, _ in got)  # 15801: boxes grown to y -77 crashed a later step
 
 
 def test_a_row_reaching_below_its_liquid_ends_where_the_liquid_ends():

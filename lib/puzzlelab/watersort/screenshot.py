@@ -3396,7 +3396,8 @@ def _short_rows(
     bottom, is easily lost at one end of a row's boxes. When neither end shows the tube going
     on, a row whose every liquid rests on its boxes' bottoms grows at the top (see
     `_on_floors`). A row with liquid starting at its box's very top (`_row_cut_at_top`: games
-    leave a headroom) grows at the top, already when `CUT_ROW` units short. A covered tube's
+    leave a headroom) grows at the top, already when `CUT_ROW` units short, unless that
+    would take its boxes past the picture's top (15801). A covered tube's
     box (None in `per_tube`) is its cover's, which may reach past the tube: it measures no
     row."""
     heights = _row_heights(slots, layout, per_tube)
@@ -3408,6 +3409,7 @@ def _short_rows(
         k += n
         boxes = [slots[j][0] for j in row]
         cut = per_tube is not None and _row_cut_at_top(boxes, [per_tube[j] for j in row])
+        cut = cut and min(b[1] for b in boxes) >= tall - h  # the picture's top cuts no tube
         if tall - h < (CUT_ROW if cut else SHORT_ROW) * unit or not h:
             continue
         end = "top" if cut else _grown_end(lab, boxes, every, tall - h)
@@ -5250,7 +5252,9 @@ def _runs_below(flat, box: tuple, segs, glass, unit: float, jump: float, min_len
         return None
     prof = _profile(flat, (x, y, w, end - y))
     runs = _merge_short(_segments(prof, y, jump), prof, y, min_len)
-    last = next(r for r in runs if r.y0 <= y + h - 1 < r.y1)
+    last = next((r for r in runs if r.y0 <= y + h - 1 < r.y1), None)
+    if last is None:
+        return None  # no run at the box's bottom row (a box at the picture's edge: no profile)
     if segs is None and (last.y0 > y + h - min_len or glass.distance(last, box) < 16):
         return None  # a slot not read yet (see `_read_missed`) or covered: no colour at its bottom
     low = y + h
