@@ -517,21 +517,28 @@ def test_an_empty_tube_of_clear_glass_outweighs_a_colour_topping_several_tubes()
     assert np.linalg.norm(tinted.color - lab[y, x]) < 1 and tinted.fit is None
 
 
-def test_a_fit_missing_the_clear_rim_is_a_liquid_topping_full_tubes():
-    """Four full tubes topped by one navy (rims alike whatever the picture behind) and two
-    empty tubes of clear glass: fitting the rims as see-through glass finds the navy (a
-    glass letting nothing through); that fit misses the clear rim taken for the glass, so the
-    glass is clear, and a navy run is far from it."""
+def _navy_topped() -> tuple:
+    """(lab, boxes, navy, colours behind): six tubes over a photo (its colour differs tube to
+    tube), the first four full of a liquid topped by a navy unit up to the rim, two empty."""
     navy = np.array([19.0, 20.0, -37.0])
     behind = [[65.0, -20, 45], [45.0, 0, 34], [22.0, 27, 14], [47.0, 43, -17]]
     behind += [[49.0, 19, 15], [53.0, -4, 45]]
     lab = np.zeros((200, 360, 3))
     every = [(60 * k + 15, 40, 30, 120) for k in range(6)]
     for k, (x, y, w, h) in enumerate(every):
-        lab[:, 60 * k : 60 * k + 60] = behind[k]  # a photo: its colour differs tube to tube
+        lab[:, 60 * k : 60 * k + 60] = behind[k]
         if k < 4:
             lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]  # liquid below
             lab[y : y + 40, x : x + w] = navy  # a navy unit up to the rim
+    return lab, every, navy, behind
+
+
+def test_a_fit_missing_the_clear_rim_is_a_liquid_topping_full_tubes():
+    """Four full tubes topped by one navy (rims alike whatever the picture behind) and two
+    empty tubes of clear glass: fitting the rims as see-through glass finds the navy (a
+    glass letting nothing through); that fit misses the clear rim taken for the glass, so the
+    glass is clear, and a navy run is far from it."""
+    lab, every, navy, _ = _navy_topped()
     assert np.allclose(_see_through(*_rims_of(lab, every))[1], navy, atol=1)  # opaque "glass"
     got = _glass(lab, every[:4], every, np.array([42.0, 10.0, 5.0]))
     assert got.fit is not None and got.fit[0] == 1.0  # clear glass: it shows the picture
@@ -544,16 +551,7 @@ def test_a_fit_of_rims_alike_missing_a_clear_rim_is_no_glass_though_a_rim_is_nea
     one clear rim (so a shared rim near it is seen): the fit explains only the navy rims,
     alike whatever the picture behind, and misses a rim showing the picture: no glass, so a
     navy run is far from the glass."""
-    navy = np.array([19.0, 20.0, -37.0])
-    behind = [[65.0, -20, 45], [45.0, 0, 34], [22.0, 27, 14], [47.0, 43, -17]]
-    behind += [[49.0, 19, 15], [53.0, -4, 45]]
-    lab = np.zeros((200, 360, 3))
-    every = [(60 * k + 15, 40, 30, 120) for k in range(6)]
-    for k, (x, y, w, h) in enumerate(every):
-        lab[:, 60 * k : 60 * k + 60] = behind[k]
-        if k < 4:
-            lab[y : y + h, x : x + w] = [60.0, -30.0, 10.0]
-            lab[y : y + 40, x : x + w] = navy
+    lab, every, navy, behind = _navy_topped()
     got = _glass(lab, every, every, np.array(behind[4]) + 2.0)
     assert got.fit is None or got.fit[0] == 1.0  # no opaque navy "glass"
     assert got.distance(_Segment(40, 80, navy), every[0]) > 30
