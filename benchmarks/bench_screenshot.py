@@ -129,6 +129,16 @@ PREVIOUS = (
 # pool (the thumbnails' second reading); fresh pool (15000-15999): 915 of 1,000 exact (898
 # before), silent 4 (7); core tuning seeds 1000-1599: 574 of 600 (571), none silent; never
 # looked at, 5000-5399: 366 of 400 exact (91.5 %; 364, 91.0 %, before), silent 2 (2).
+# 2026-11-28 late, after doubted sound thumbnails get the smoothed reading when it reads
+# another board shape, second looks past readings the counts chose, boxes raised where liquid
+# starts at their tops, one-colour rims taken for liquid and no comb finer than its tubes:
+# 0.24 s mean, 0.42 s worst CPU per real screenshot in notebook 07 (none a thumbnail);
+# synthetic: mean CPU per board 1.2x the previous reader's from the thumbnail re-read alone
+# (run alternately on seeds 16000-16099: 0.40 -> 0.48 s), 0.41 -> 0.49 s over the whole fresh
+# pool's sweeps (under other load); fresh pool (16000-16999):
+# 927 of 1,000 exact (910 before), silent 4 (8); core tuning seeds 1000-1599: 578 of 600
+# (574), none silent; never looked at, 5400-5799: 372 of 400 exact (93.0 %; 370, 92.5 %,
+# before), silent 5 (6).
 
 
 def _decode_and_scale(path) -> None:
