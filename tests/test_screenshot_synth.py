@@ -1301,6 +1301,9 @@ def test_a_slot_read_alone_cut_at_its_top_slides_up_to_its_rows_floor():
     assert got == {1: (40, 1, 20, 80)}  # slid up, not cut to (40, 30, 20, 51)
     cut[-1] = _Segment(34, 50, np.ones(3), "liquid")  # a headroom over it: the box holds it
     assert _missed_floors(slots, [low, None], [2], {1: cut}, unit=20.0) == {1: (40, 30, 20, 51)}
+    cut[-1] = _Segment(30, 50, np.ones(3), "liquid")
+    tall = [((0, 20, 20, 80), False), ((40, 30, 20, 90), True)]  # sliding up leaves the picture
+    assert _missed_floors(tall, [low, None], [2], {1: cut}, unit=20.0) == {1: (40, 30, 20, 51)}
 
 
 def test_a_top_unit_sits_on_the_stack_and_on_the_unit_grid():

@@ -3972,7 +3972,8 @@ def _missed_floors(
             x, y, w, h = slots[j][0]
             gap = y + h - floor
             if gap >= FLOOR_UNITS * unit and gap >= FLOOR_WIDTH * w and floor > y:
-                out[j] = (x, floor - h, w, h) if _cut_at_top(y, read[j]) else (x, y, w, floor - y)
+                slide = _cut_at_top(y, read[j]) and floor >= h  # ... kept in the picture
+                out[j] = (x, floor - h, w, h) if slide else (x, y, w, floor - y)
     return out
 
 
