@@ -4424,9 +4424,9 @@ def _reclaimable(slots: list, per_tube: list, marks: dict, same: float = 5.0) ->
         return []
     seen = np.array(new)
     marks["sure"] = np.vstack([marks["sure"], seen])
-    alone = marks.get("glassy_alone", {})
+    by_box = marks.get("glassy_alone", {})
     glassy = dict(marks.get("glassy", {}))
-    glassy.update({k: alone.get(box, []) for k, (box, doubtful) in enumerate(slots) if doubtful})
+    glassy.update({k: by_box.get(box, []) for k, (box, doubtful) in enumerate(slots) if doubtful})
     out = []
     for k, labs in sorted(glassy.items()):
         if labs and (not slots[k][1] or per_tube[k] is not None):
