@@ -476,6 +476,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16827, "a comb at half the pitch, no tube seen between its tubes: rows of 9 for 5"),
         (16331, "a row grown a unit into a photo's patch under one tube: capacity 6 of 4"),
         (16704, "a row grown a unit into a photo under its tubes' round bottoms: 5 of 4"),
+        (17660, "one-unit cells' colours blurred into their neighbours' at q51: cores, exact"),
+        (17781, "a 238 px q49 board: pink and magenta units mixed until read from their cores"),
+        (17270, "a 286 px q36 board read as capacity 8 for 4 until its colours came from cores"),
+        (17389, "greens split in three by blurred cell edges on a '?' board: cores, exact"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
