@@ -68,6 +68,7 @@ from puzzlelab.watersort.screenshot import (
     _split_marked,
     _split_mixed,
     _stack,
+    _steps_off_glass,
     _tall_liquid,
     _tinted_rims,
     _top_unit,
@@ -473,6 +474,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16827, "a comb at half the pitch, no tube seen between its tubes: rows of 9 for 5"),
         (16331, "a row grown a unit into a photo's patch under one tube: capacity 6 of 4"),
         (16704, "a row grown a unit into a photo under its tubes' round bottoms: 5 of 4"),
+        (17858, "a pale top unit on a '?' stack, blurred toward the glass, read as glass"),
+        (17709, "a greyish top unit under the glass, its ends blurred (a drift), read as glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1895,3 +1898,18 @@ def test_a_small_unsound_picture_is_read_again_with_its_jpeg_blocks_smoothed(mon
     seen.clear()
     second[:] = [["b", "b"], ["a", "a"], []]  # ... but not other colours alone (10419)
     assert read_screenshot(small).tubes == first and len(seen) == 2
+
+
+def test_a_run_stepping_off_the_glass_above_it_where_the_picture_does_not_is_liquid():
+    """A tube over a smooth picture: its glass, then a pale liquid 20 ΔE from it. The picture
+    beside the tube hardly changes between them, so the liquid steps on its own. Where the
+    picture beside steps as much (a photo's edge behind the glass), glass may step too."""
+    lab = np.tile(np.array([70.0, -45.0, 30.0]), (200, 100, 1))
+    box = (40, 20, 20, 160)
+    lab[20:180, 40:60] = [72.0, -40.0, 28.0]  # the glass
+    lab[80:120, 40:60] = [84.0, -22.0, 0.0]  # a pale liquid under it
+    glass, liquid = _Segment(20, 80, lab[50, 50]), _Segment(80, 120, lab[100, 50])
+    assert _steps_off_glass(lab, glass, liquid, box, 30.0)
+    lab[80:120] = [84.0, -20.0, 2.0]  # the picture steps beside the tube ...
+    lab[80:120, 40:60] = [84.0, -22.0, 0.0]  # ... and behind its glass alike
+    assert not _steps_off_glass(lab, glass, _Segment(80, 120, lab[100, 50]), box, 30.0)
