@@ -478,6 +478,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17858, "a pale top unit on a '?' stack, blurred toward the glass, read as glass"),
         (17709, "a greyish top unit under the glass, its ends blurred (a drift), read as glass"),
         (17725, "a see-through fit missing every rim made two pink tops glass: a colour lost"),
+        (17147, "a see-through fit missing every rim made a top unit glass: capacity 4 of 5"),
+        (17508, "a top unit stepping off the glass above it, not with the picture, read as glass"),
+        (17543, "three top units read as glass, by a loose see-through fit or by their drift"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
