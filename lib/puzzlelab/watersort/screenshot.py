@@ -42,8 +42,7 @@ General image analysis, no game's pixel coordinates or colours:
    background changes from tube to tube, fitted as see-through
    (rim = a * background behind + b), unless the fit misses the rim taken for clear glass,
    or explains only rims of one colour and misses a rim showing the picture (`_opaque_fit`):
-   rims alike whatever the picture behind are a liquid topping full tubes, or explains under
-   three rims (`_loose_fit`: a line through rims all unlike each other models no glass); a
+   rims alike whatever the picture behind are a liquid topping full tubes; a
    top run whose colour follows the picture beside the tube down its length is glass however
    far from that model (`_tracks`: a liquid is flat), unless it steps off the glass above it
    where the picture beside does not (`_steps_off_glass`: glass steps only with the picture,
@@ -2240,7 +2239,7 @@ def _glass(lab: np.ndarray, boxes: list[tuple], every: list[tuple], bg: np.ndarr
     fit = _see_through(np.array([rims[b][0] for b in every]), np.array([rims[b][1] for b in every]))
     if clear and seen and not _fit_explains(fit, bands[0], sides[0]):
         fit = None  # the rims fitted agree whatever the picture: a liquid topping full tubes
-    if _opaque_fit(fit, rims, clear) or _loose_fit(fit, rims):
+    if _opaque_fit(fit, rims, clear):
         fit = None
     offsets = [rims[b][0] - rims[b][1] for b in clear]  # one alone may be noise, not tint
     tint = np.mean(offsets, axis=0) if len(offsets) >= 2 else np.zeros(3)
@@ -2300,18 +2299,6 @@ def _opaque_fit(fit: tuple | None, rims: dict, clear: list[tuple]) -> bool:
         return False
     spread = np.linalg.norm(fitted[:, None] - fitted[None], axis=2)
     return bool(spread.max() < ALIKE_RIMS)
-
-
-FIT_LEAST = 3  # rims: a see-through fit explains at least the three `_see_through` needs
-
-
-def _loose_fit(fit: tuple | None, rims: dict) -> bool:
-    """True when a see-through fit explains (within `FIT_MISS`) fewer than `FIT_LEAST` rims:
-    rims all unlike each other (liquids up to the rim, tinted glass over a photo) leave a
-    line through them all that misses nearly every one, and glass is no such line (17725)."""
-    if fit is None:
-        return False
-    return sum(_fit_explains(fit, *rims[b]) for b in rims) < FIT_LEAST
 
 
 def _see_through(rims: np.ndarray, sides: np.ndarray) -> tuple | None:
