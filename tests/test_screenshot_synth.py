@@ -478,6 +478,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17709, "a greyish top unit under the glass, its ends blurred (a drift), read as glass"),
         (17508, "a top unit stepping off the glass above it, not with the picture, read as glass"),
         (17543, "three top units read as glass, their ends blurred toward the glass (a drift)"),
+        (17335, "capacity 3 of 4 on too tall a unit, its top units' drift read as glass"),
+        (17404, "capacity 3 of 5 on too tall a unit, its top units' drift read as glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
