@@ -71,6 +71,7 @@ from puzzlelab.watersort.screenshot import (
     _split_marked,
     _split_mixed,
     _stack,
+    _steps_off_glass,
     _tall_liquid,
     _tinted_rims,
     _top_unit,
@@ -480,6 +481,12 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17781, "a 238 px q49 board: pink and magenta units mixed until read from their cores"),
         (17270, "a 286 px q36 board read as capacity 8 for 4 until its colours came from cores"),
         (17389, "greens split in three by blurred cell edges on a '?' board: cores, exact"),
+        (17858, "a pale top unit on a '?' stack, blurred toward the glass, read as glass"),
+        (17709, "a greyish top unit under the glass, its ends blurred (a drift), read as glass"),
+        (17508, "a top unit stepping off the glass above it, not with the picture, read as glass"),
+        (17543, "three top units read as glass, their ends blurred toward the glass (a drift)"),
+        (17335, "capacity 3 of 4 on too tall a unit, its top units' drift read as glass"),
+        (17404, "capacity 3 of 5 on too tall a unit, its top units' drift read as glass"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1926,3 +1933,18 @@ def test_a_small_cell_gives_the_clustering_the_colour_of_its_core():
     name = tubes[0][0]
     got = np.array(palette[name], float) - np.array(lab_to_rgb(red), float)
     assert name != tubes[1][0] and np.linalg.norm(got) < 8
+
+
+def test_a_run_stepping_off_the_glass_above_it_where_the_picture_does_not_is_liquid():
+    """A tube over a smooth picture: its glass, then a pale liquid 20 ΔE from it. The picture
+    beside the tube hardly changes between them, so the liquid steps on its own. Where the
+    picture beside steps as much (a photo's edge behind the glass), glass may step too."""
+    lab = np.tile(np.array([70.0, -45.0, 30.0]), (200, 100, 1))
+    box = (40, 20, 20, 160)
+    lab[20:180, 40:60] = [72.0, -40.0, 28.0]  # the glass
+    lab[80:120, 40:60] = [84.0, -22.0, 0.0]  # a pale liquid under it
+    glass, liquid = _Segment(20, 80, lab[50, 50]), _Segment(80, 120, lab[100, 50])
+    assert _steps_off_glass(lab, glass, liquid, box, 30.0)
+    lab[80:120] = [84.0, -20.0, 2.0]  # the picture steps beside the tube ...
+    lab[80:120, 40:60] = [84.0, -22.0, 0.0]  # ... and behind its glass alike
+    assert not _steps_off_glass(lab, glass, _Segment(80, 120, lab[100, 50]), box, 30.0)

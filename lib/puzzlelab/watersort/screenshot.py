@@ -44,7 +44,9 @@ General image analysis, no game's pixel coordinates or colours:
    or explains only rims of one colour and misses a rim showing the picture (`_opaque_fit`):
    rims alike whatever the picture behind are a liquid topping full tubes; a
    top run whose colour follows the picture beside the tube down its length is glass however
-   far from that model (`_tracks`: a liquid is flat); empty space is only at a tube's top,
+   far from that model (`_tracks`: a liquid is flat), unless it steps off the glass above it
+   where the picture beside does not (`_steps_off_glass`: glass steps only with the picture,
+   a liquid's ends blur toward its neighbours); empty space is only at a tube's top,
    and the outline across its bottom is neither unit nor glass; a run that shows a mark
    far from the glass is no glass drifting with the picture; on a board with covers, a tube
    full of one colour from its box's top, over the headroom a full tube shows as glass, is
@@ -4090,9 +4092,10 @@ def _segment_tubes(
             elif s.glass < 16:
                 s.kind = "empty"
         room = _room(box, [b for b, _ in slots])
-        for s in segs:  # from the top: runs that drift like the picture behind are glass
-            if s.kind != "empty" and not (
-                _drifts(prof, s, box) and (s.glass < 30 or _tracks(flat, prof, s, box, room))
+        for i, s in enumerate(segs):  # from the top: runs that drift like the picture are glass
+            if s.kind != "empty" and (
+                not (_drifts(prof, s, box) and (s.glass < 30 or _tracks(flat, prof, s, box, room)))
+                or (i and _steps_off_glass(flat, segs[i - 1], s, box, room))
             ):
                 break
             s.kind = "empty"
@@ -4461,6 +4464,26 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
     if rest <= max(most / 4, step / STEP_RATIO) and most / 4 < step / 2:
         return False  # flat below a differing top: the headroom's glass merged into a liquid
     return bool(np.linalg.norm(top - bottom) > most)
+
+
+GLASS_STEP = 1.5  # glass changes by at most this share of the picture's change behind it
+GLASS_CUT = 9.0  # ΔE: the profile's cut (`ReaderParams.jump`): a smaller step is no step
+
+
+def _steps_off_glass(
+    lab: np.ndarray, above: _Segment, seg: _Segment, box: tuple, room: float
+) -> bool:
+    """True when a run right under a run taken for glass differs from it by more than the
+    profile's cut (9 ΔE) beyond `GLASS_STEP` times what the picture beside the tube changes
+    between their rows: glass shows the picture behind it, so it steps only where the
+    picture steps, and a liquid under the headroom, its ends blurred toward the glass above
+    and the liquid below (a drift), steps on its own (17858)."""
+    here = _beside(lab, box, seg.y0, seg.y1, room)
+    there = _beside(lab, box, above.y0, above.y1, room)
+    if here is None or there is None:
+        return False
+    picture = float(np.linalg.norm(here - there))
+    return float(np.linalg.norm(seg.lab - above.lab)) > GLASS_STEP * picture + GLASS_CUT
 
 
 MARKED_GLASS = 16.0  # ΔE: a marked run this far from the glass is no glass (see `_drifts`)
