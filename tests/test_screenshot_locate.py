@@ -324,6 +324,25 @@ def test_an_added_empty_slot_that_shows_no_tube_is_a_ghost():
     assert _ghosts(lab, side, rows, found, [[], [], [], []]) == set()
 
 
+def test_an_added_slot_whose_walls_stand_inside_it_is_no_ghost():
+    """Boxes as wide as the row's covers, an empty tube of narrower glass beyond them: its
+    walls show a few pixels inside the slot, none at its edges (seed 17665: two faint empty
+    tubes dropped, a row of 6 read as 4, silently); a slot with no wall anywhere stays a
+    ghost, and so does one whose only edges stand at its middle (a photo's detail)."""
+    w, h, y = 40, 180, 100
+    boxes = [(x, y, w, h) for x in (40, 120, 200, 280)]
+    lab = _lab_board([])
+    side = np.full(lab.shape[:2], 0.3, np.float32)  # a little noise everywhere
+    rows = [[(b, False) for b in boxes]]
+    found = {boxes[0], boxes[1], boxes[2]}
+    assert _ghosts(lab, side, rows, found, [[], [], [], []]) == {boxes[3]}
+    side[:, [288, 312]] = 4.0  # the narrower glass's walls, 8 px inside the slot's sides
+    assert _ghosts(lab, side, rows, found, [[], [], [], []]) == set()
+    side[:, [288, 312]] = 0.3
+    side[:, 300] = 4.0  # one edge down the slot's middle: no pair of walls
+    assert _ghosts(lab, side, rows, found, [[], [], [], []]) == {boxes[3]}
+
+
 def test_one_row_gets_a_second_row_of_faint_tubes_anywhere_clear_of_it():
     """One row of two tubes found, no step between rows to look at: a centred row of two
     faint empty tubes of its size and pitch further down is found wherever it stands (seed
@@ -600,3 +619,21 @@ def test_a_comb_takes_no_finer_pitch_than_the_tubes_it_explains():
     pairs, pitch = _comb(_peaks(profile), profile, 254, 91)
     assert pairs == [(57, 98), (154, 195)]
     assert pitch == pytest.approx(97.0)
+
+
+def test_a_banners_bold_letters_set_no_bar_for_faint_tubes_above_it():
+    """Three tubes of glass barely darker than the picture, liquid at their bottoms, over an
+    ad banner of bold upright letters: the letters' edges, many times the tubes', set no bar
+    for the bands of tube sides (seed 17973: no tube found, the board refused)."""
+    img = np.zeros((800, 400, 3), np.uint8)
+    img[:] = (150, 170, 215)
+    for j in range(3):
+        x = 70 + 100 * j
+        img[200:500, x : x + 60] = (140, 160, 212)  # faint glass
+        img[500 - 50 * (j + 1) : 500, x : x + 60] = (40, 160, 170)  # one to three units
+    img[720:] = (90, 200, 230)  # the banner, across the picture's width
+    for k in range(14):
+        img[735:785, 20 + 27 * k : 28 + 27 * k] = (210, 60, 40)  # its letters' strokes
+    rows = find_tubes(img)
+    assert [len(r) for r in rows] == [3]
+    assert all(abs(b[0] - (70 + 100 * j)) <= 4 for j, b in enumerate(rows[0]))

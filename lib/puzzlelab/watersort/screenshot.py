@@ -6,7 +6,8 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges; never a finer pitch than the tubes it
-   explains show, `_coarser`), the second kept when it finds more tubes
+   explains show, `_coarser`; an ad banner's bold letters set no bar for those bands:
+   `_over_banner`), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
    third of the step between its boxes when that is the other rows' pitch or, alone, every
@@ -16,7 +17,9 @@ General image analysis, no game's pixel coordinates or colours:
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
    background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
    glass too faint to see shows its lowest unit), and a slot between two tubes that shows
-   nothing is kept as an empty tube, doubted (`_plug_holes`); of two overlapping outlines
+   nothing is kept as an empty tube, doubted (`_plug_holes`); a slot the spacing added whose
+   tube walls show just inside it (boxes as wide as covers, narrower glass) is an empty tube,
+   not a ghost the reading drops (`_walls_inside`); of two overlapping outlines
    in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
    a ring of the picture beside a tube); the spacing adds no slot beyond every row unless
    it shows both walls and liquid's bands (`_holds_liquid`); one row whose reading breaks the
@@ -1114,10 +1117,22 @@ def _long_sides(side: np.ndarray, min_h: int) -> np.ndarray:
     return mask * side
 
 
+# of the most-crossed row's edge total: a row of tubes crosses at least this share (faint
+# glass shows weaker sides than a bold outline, and gaps between rows cross next to none)
+BAND_SHARE = 0.15
+
+
 def _bands(long: np.ndarray, min_h: int) -> list[tuple[int, int]]:
     """(top, bottom) of the bands of image rows that long vertical edges cross most."""
     per_row = np.convolve(long.sum(axis=1), np.ones(5) / 5, mode="same")
-    return [(a, b) for a, b in _runs(per_row >= 0.15 * per_row.max()) if b - a >= min_h]
+    return [(a, b) for a, b in _runs(per_row >= BAND_SHARE * per_row.max()) if b - a >= min_h]
+
+
+def _over_banner(long: np.ndarray, banner: int) -> np.ndarray:
+    """The long side edges above an ad banner's top (all of them with no banner): the
+    banner's bold letters cross more rows with stronger edges than any tube's faint glass,
+    and would set the bar of `BAND_SHARE` so high that the tubes' band falls under it."""
+    return long[:banner] if 0 < banner < long.shape[0] else long
 
 
 def _peaks(profile: np.ndarray) -> np.ndarray:
@@ -1316,7 +1331,7 @@ def _comb_rows(
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
     found = []
-    for a, b in _bands(long, min_h):
+    for a, b in _bands(_over_banner(long, banner), min_h):
         profile = long[a:b].mean(axis=0)
         pairs, pitch = _comb(_peaks(profile), profile, width, b - a)
         if not pairs:
@@ -2079,8 +2094,22 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
             pitch = min(abs(x - o) for o in xs if o != x)
             prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
             if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch, HOLE_TINT):
-                out.add(box)
+                if not _walls_inside(prof, box):
+                    out.add(box)
     return out
+
+
+# times the row's typical side edge: the fainter sides that let the spacing add a slot at a
+# hole or a row's short end (see `_fill_row`, `_centre`); a slot kept for them stays
+INSIDE_WALLS = 2.0
+
+
+def _walls_inside(prof: np.ndarray, box: tuple) -> bool:
+    """True when a slot's tube walls show just inside its box (`_inner_walls`, over
+    `INSIDE_WALLS` times the row's typical edge): boxes take their size from the row's widest
+    outlines (covers drawn wider than the glass), so a narrower empty tube's walls stand
+    inside the slot, not at its edges, and it is a tube, no ghost."""
+    return _sided(prof, box, INSIDE_WALLS, _inner_walls)
 
 
 def _centring(rows: list, ghosts: set, width: int) -> set:
