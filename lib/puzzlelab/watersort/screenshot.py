@@ -52,7 +52,9 @@ General image analysis, no game's pixel coordinates or colours:
    far from the glass is no glass drifting with the picture; on a board with covers, a tube
    full of one colour from its box's top, over the headroom a full tube shows as glass, is
    a cover whose icon was missed (`_covers_from_top`), and so is a tube read empty there
-   whose middle shows upright stripes (`_striped_empties`: a curtain's folds);
+   whose middle shows upright stripes (`_striped_empties`: a curtain's folds); a slot the
+   spacing added stays covered only when its top's colour is no picture seen through faint
+   glass beside it (`_shows_picture`: a cover hides the picture);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
@@ -4073,7 +4075,21 @@ def _cover_body(flat: np.ndarray, box: tuple, jump: float, min_len: float) -> bo
     prof = _profile(flat, box)
     segs = _merge_short(_segments(prof, box[1], jump), prof, box[1], min_len)
     body = sum(s.length for s in segs if np.linalg.norm(s.lab - segs[0].lab) < jump)
-    return body >= 2 / 3 * box[3]
+    return body >= 2 / 3 * box[3] and not _shows_picture(flat, box, segs[0])
+
+
+# ΔE: a slot's top run this near the picture just beside it is that picture seen through
+# glass (the JPEG and resampling noise of one background stays within it; a cover is drawn
+# in a colour of its own, and one that matched the picture would hide nothing)
+PICTURE_NEAR = 6.0
+
+
+def _shows_picture(flat: np.ndarray, box: tuple, top: _Segment) -> bool:
+    """True when a slot's top run is the colour of the picture just beside the slot (ΔE under
+    `PICTURE_NEAR`): empty glass too faint to see shows the picture behind it, which a
+    cover hides, so a tube of faint glass holding a unit or two is no cover's body."""
+    side = _beside(flat, box, top.y0, top.y1, 0.2 * box[2])
+    return side is not None and float(np.linalg.norm(top.lab - side)) < PICTURE_NEAR
 
 
 def _fits(box: tuple, unit: float, offset: float) -> int:
