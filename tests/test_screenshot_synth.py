@@ -474,7 +474,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16331, "a row grown a unit into a photo's patch under one tube: capacity 6 of 4"),
         (16704, "a row grown a unit into a photo under its tubes' round bottoms: 5 of 4"),
         (17665, "two empty tubes' walls inside slots as wide as covers, dropped: 4 for 6, silent"),
-        (17973, "an ad banner's letters set the comb's bar over the faint tubes: refused"),
         (17740, "a one-unit tube of faint glass showing the picture, read as a cover's body"),
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
     ],

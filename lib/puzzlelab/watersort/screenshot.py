@@ -6,8 +6,7 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges; never a finer pitch than the tubes it
-   explains show, `_coarser`; an ad banner's bold letters set no bar for those bands:
-   `_over_banner`), the second kept when it finds more tubes
+   explains show, `_coarser`), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
    third of the step between its boxes when that is the other rows' pitch or, alone, every
@@ -1119,22 +1118,10 @@ def _long_sides(side: np.ndarray, min_h: int) -> np.ndarray:
     return mask * side
 
 
-# of the most-crossed row's edge total: a row of tubes crosses at least this share (faint
-# glass shows weaker sides than a bold outline, and gaps between rows cross next to none)
-BAND_SHARE = 0.15
-
-
 def _bands(long: np.ndarray, min_h: int) -> list[tuple[int, int]]:
     """(top, bottom) of the bands of image rows that long vertical edges cross most."""
     per_row = np.convolve(long.sum(axis=1), np.ones(5) / 5, mode="same")
-    return [(a, b) for a, b in _runs(per_row >= BAND_SHARE * per_row.max()) if b - a >= min_h]
-
-
-def _over_banner(long: np.ndarray, banner: int) -> np.ndarray:
-    """The long side edges above an ad banner's top (all of them with no banner): the
-    banner's bold letters cross more rows with stronger edges than any tube's faint glass,
-    and would set the bar of `BAND_SHARE` so high that the tubes' band falls under it."""
-    return long[:banner] if 0 < banner < long.shape[0] else long
+    return [(a, b) for a, b in _runs(per_row >= 0.15 * per_row.max()) if b - a >= min_h]
 
 
 def _peaks(profile: np.ndarray) -> np.ndarray:
@@ -1333,7 +1320,7 @@ def _comb_rows(
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
     found = []
-    for a, b in _bands(_over_banner(long, banner), min_h):
+    for a, b in _bands(long, min_h):
         profile = long[a:b].mean(axis=0)
         pairs, pitch = _comb(_peaks(profile), profile, width, b - a)
         if not pairs:
