@@ -18,7 +18,7 @@ General image analysis, no game's pixel coordinates or colours:
    glass too faint to see shows its lowest unit), and a slot between two tubes that shows
    nothing is kept as an empty tube, doubted (`_plug_holes`); a slot the spacing added whose
    tube walls show just inside it (boxes as wide as covers, narrower glass) is an empty tube,
-   not a ghost the reading drops (`_walls_inside`); of two overlapping outlines
+   doubted, not a ghost the reading drops (`_walls_inside`); of two overlapping outlines
    in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
    a ring of the picture beside a tube); the spacing adds no slot beyond every row unless
    it shows both walls and liquid's bands (`_holds_liquid`); one row whose reading breaks the
@@ -2024,15 +2024,16 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
     ghosts = _ghosts(lab, side, filled, found, reading.tubes)
     kept = _centring(filled, ghosts, lab.shape[1])
     holes |= _between(filled, ghosts - kept)
-    ghosts -= kept | holes
+    inside = _walls_inside(side, ghosts - kept - holes)
+    ghosts -= kept | holes | inside
     if not ghosts:
-        return _unseen(reading, slots, kept, holes)
+        return _unseen(reading, slots, kept, holes, inside)
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
     gaps += [(r, round(x / scale)) for r, x in _holes(filled, ghosts)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
-    return _unseen(reading, slots, kept, holes)
+    return _unseen(reading, slots, kept, holes, inside)
 
 
 def _plug_holes(rows: list, gaps: list) -> tuple[list, set]:
@@ -2083,8 +2084,7 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
             pitch = min(abs(x - o) for o in xs if o != x)
             prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
             if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch, HOLE_TINT):
-                if not _walls_inside(prof, box):
-                    out.add(box)
+                out.add(box)
     return out
 
 
@@ -2093,12 +2093,18 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
 INSIDE_WALLS = 2.0
 
 
-def _walls_inside(prof: np.ndarray, box: tuple) -> bool:
-    """True when a slot's tube walls show just inside its box (`_inner_walls`, over
+def _walls_inside(side: np.ndarray, ghosts: set) -> set:
+    """The `ghosts` whose tube walls show just inside their box (`_inner_walls`, over
     `INSIDE_WALLS` times the row's typical edge): boxes take their size from the row's widest
     outlines (covers drawn wider than the glass), so a narrower empty tube's walls stand
-    inside the slot, not at its edges, and it is a tube, no ghost."""
-    return _sided(prof, box, INSIDE_WALLS, _inner_walls)
+    inside the slot, not at its edges; it is a tube, kept empty with a doubt (a box off its
+    tube might leave a liquid outside it)."""
+    out = set()
+    for x, y, w, h in ghosts:
+        prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+        if _sided(prof, (x, y, w, h), INSIDE_WALLS, _inner_walls):
+            out.add((x, y, w, h))
+    return out
 
 
 def _centring(rows: list, ghosts: set, width: int) -> set:
@@ -2121,13 +2127,22 @@ def _centring(rows: list, ghosts: set, width: int) -> set:
 
 
 def _unseen(
-    reading: Reading, slots: list, kept: set, holes: frozenset | set = frozenset()
+    reading: Reading,
+    slots: list,
+    kept: set,
+    holes: frozenset | set = frozenset(),
+    inside: frozenset | set = frozenset(),
 ) -> Reading:
     """`reading` with a doubt on each slot kept only because it centres its row (see
-    `_centring`) or fills a hole in it (see `_plug_holes`): no tube was seen there, so the
+    `_centring`), fills a hole in it (see `_plug_holes`) or shows walls inside its box only
+    (see `_walls_inside`): no tube was seen at the box, so the
     tube is inferred, not read (boxes placed off their tubes leave a real tube's liquid
     outside its slot, and a row spaced at a wrong pitch has holes that are no tubes)."""
-    why = {"as empty as it centres its row": kept, "as it fills a hole in its row": holes}
+    why = {
+        "as empty as it centres its row": kept,
+        "as it fills a hole in its row": holes,
+        "as empty as walls show inside its box, off its edges": inside,
+    }
     texts, ks = [], []
     for k, (box, _) in enumerate(slots):
         for reason, boxes in why.items():
