@@ -189,6 +189,20 @@ def test_a_cover_body_runs_from_the_slot_top_over_two_thirds_of_it():
     assert not _cover_body(tube, BOX, 9.0, 6.0)
 
 
+def test_faint_glass_showing_the_picture_beside_it_is_no_cover_body():
+    """A slot of glass too faint to see, one unit at its bottom: the picture shows through it
+    from the slot's top over most of its rows, as a cover's colour would, but it is the
+    picture's own colour beside the slot (seed 17740: a one-unit tube read as covered). A
+    cover of its own colour over that picture stays a cover's body."""
+    x, y, w, h = BOX
+    glass = np.zeros((200, 80, 3), np.float32)
+    glass[:, :] = (55, 5, 12)  # the picture, through the glass and beside the slot alike
+    glass[y + h - 34 : y + h, x : x + w] = (50, -14, -17)  # the one unit
+    assert not _cover_body(glass, BOX, 9.0, 6.0)
+    glass[y : y + h - 34, x : x + w] = (40, 50, 30)  # a cover's own colour over the slot
+    assert _cover_body(glass, BOX, 9.0, 6.0)
+
+
 def test_a_slot_overfull_by_its_top_run_at_the_rim_drops_it():
     """A slot read one unit over what a tube holds, its top run starting at the slot's top:
     that run is the headroom's glass read as a unit, and is dropped. A top run that starts

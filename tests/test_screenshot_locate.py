@@ -37,6 +37,7 @@ from puzzlelab.watersort.screenshot import (
     _span,
     _stacked,
     _tinted,
+    _walls_inside,
     find_tubes,
     read_screenshot,
 )
@@ -322,6 +323,22 @@ def test_an_added_empty_slot_that_shows_no_tube_is_a_ghost():
     assert _ghosts(lab, side, rows, found, [[], [], [], ["red"]]) == set()
     side[:, [280, 320]] = 0.8  # faint edges at both walls of the slot: an empty tube
     assert _ghosts(lab, side, rows, found, [[], [], [], []]) == set()
+
+
+def test_an_added_slot_whose_walls_stand_inside_it_is_no_ghost():
+    """Boxes as wide as the row's covers, an empty tube of narrower glass beyond them: its
+    walls show a few pixels inside the slot, none at its edges (seed 17665: two faint empty
+    tubes dropped as ghosts, a row of 6 read as 4, silently); such a ghost is kept (with a
+    doubt); a slot with no wall anywhere is not, nor one whose only edge is at its middle."""
+    w, h, y = 40, 180, 100
+    slot = (280, y, w, h)
+    side = np.full((800, 480), 0.3, np.float32)  # a little noise everywhere
+    assert _walls_inside(side, {slot}) == set()
+    side[:, [288, 312]] = 4.0  # the narrower glass's walls, 8 px inside the slot's sides
+    assert _walls_inside(side, {slot}) == {slot}
+    side[:, [288, 312]] = 0.3
+    side[:, 300] = 4.0  # one edge down the slot's middle: no pair of walls
+    assert _walls_inside(side, {slot}) == set()
 
 
 def test_one_row_gets_a_second_row_of_faint_tubes_anywhere_clear_of_it():

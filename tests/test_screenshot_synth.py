@@ -487,6 +487,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17543, "three top units read as glass, their ends blurred toward the glass (a drift)"),
         (17335, "capacity 3 of 4 on too tall a unit, its top units' drift read as glass"),
         (17404, "capacity 3 of 5 on too tall a unit, its top units' drift read as glass"),
+        (17665, "two empty tubes' walls inside slots as wide as covers, dropped: 4 for 6, silent"),
+        (17740, "a one-unit tube of faint glass showing the picture, read as a cover's body"),
+        (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -16,7 +16,9 @@ General image analysis, no game's pixel coordinates or colours:
    of faint tubes at the next step are taken on fainter evidence (a slot tinting the
    background, weaker side edges, or a liquid at its bottom: liquid sinks, so a tube of
    glass too faint to see shows its lowest unit), and a slot between two tubes that shows
-   nothing is kept as an empty tube, doubted (`_plug_holes`); of two overlapping outlines
+   nothing is kept as an empty tube, doubted (`_plug_holes`); a slot the spacing added whose
+   tube walls show just inside it (boxes as wide as covers, narrower glass) is an empty tube,
+   doubted, not a ghost the reading drops (`_walls_inside`); of two overlapping outlines
    in a row, the one off the lattice the others stand on is dropped (`_off_pitch_dropped`:
    a ring of the picture beside a tube); the spacing adds no slot beyond every row unless
    it shows both walls and liquid's bands (`_holds_liquid`); one row whose reading breaks the
@@ -51,7 +53,9 @@ General image analysis, no game's pixel coordinates or colours:
    far from the glass is no glass drifting with the picture; on a board with covers, a tube
    full of one colour from its box's top, over the headroom a full tube shows as glass, is
    a cover whose icon was missed (`_covers_from_top`), and so is a tube read empty there
-   whose middle shows upright stripes (`_striped_empties`: a curtain's folds);
+   whose middle shows upright stripes (`_striped_empties`: a curtain's folds); a slot the
+   spacing added stays covered only when its top's colour is no picture seen through faint
+   glass beside it (`_shows_picture`: a cover hides the picture);
 3. the unit height is the largest height that makes every liquid segment a whole number of
    units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
@@ -2025,15 +2029,16 @@ def _read_rows(rows: list, images: tuple, params: ReaderParams) -> Reading:
     ghosts = _ghosts(lab, side, filled, found, reading.tubes)
     kept = _centring(filled, ghosts, lab.shape[1])
     holes |= _between(filled, ghosts - kept)
-    ghosts -= kept | holes
+    inside = _walls_inside(side, ghosts - kept - holes)
+    ghosts -= kept | holes | inside
     if not ghosts:
-        return _unseen(reading, slots, kept, holes)
+        return _unseen(reading, slots, kept, holes, inside)
     filled = [[s for s in row if s[0] not in ghosts] for row in filled]
     gaps += [(r, round(x / scale)) for r, x in _holes(filled, ghosts)]
     slots = [s for row in filled for s in row]
     layout = [len(row) for row in filled]
     reading = _read_slots((lab, flat), bg, slots, layout, scale, rgb.shape[:2], gaps, params)
-    return _unseen(reading, slots, kept, holes)
+    return _unseen(reading, slots, kept, holes, inside)
 
 
 def _plug_holes(rows: list, gaps: list) -> tuple[list, set]:
@@ -2088,6 +2093,25 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
     return out
 
 
+# times the row's typical side edge: the fainter sides that let the spacing add a slot at a
+# hole or a row's short end (see `_fill_row`, `_centre`); a slot kept for them stays
+INSIDE_WALLS = 2.0
+
+
+def _walls_inside(side: np.ndarray, ghosts: set) -> set:
+    """The `ghosts` whose tube walls show just inside their box (`_inner_walls`, over
+    `INSIDE_WALLS` times the row's typical edge): boxes take their size from the row's widest
+    outlines (covers drawn wider than the glass), so a narrower empty tube's walls stand
+    inside the slot, not at its edges; it is a tube, kept empty with a doubt (a box off its
+    tube might leave a liquid outside it)."""
+    out = set()
+    for x, y, w, h in ghosts:
+        prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+        if _sided(prof, (x, y, w, h), INSIDE_WALLS, _inner_walls):
+            out.add((x, y, w, h))
+    return out
+
+
 def _centring(rows: list, ghosts: set, width: int) -> set:
     """The `ghosts` that centre their row: without the row's ghosts it stands half a pitch
     off the picture's centre, and with the one ghost at its long side's end it is centred.
@@ -2108,13 +2132,22 @@ def _centring(rows: list, ghosts: set, width: int) -> set:
 
 
 def _unseen(
-    reading: Reading, slots: list, kept: set, holes: frozenset | set = frozenset()
+    reading: Reading,
+    slots: list,
+    kept: set,
+    holes: frozenset | set = frozenset(),
+    inside: frozenset | set = frozenset(),
 ) -> Reading:
     """`reading` with a doubt on each slot kept only because it centres its row (see
-    `_centring`) or fills a hole in it (see `_plug_holes`): no tube was seen there, so the
+    `_centring`), fills a hole in it (see `_plug_holes`) or shows walls inside its box only
+    (see `_walls_inside`): no tube was seen at the box, so the
     tube is inferred, not read (boxes placed off their tubes leave a real tube's liquid
     outside its slot, and a row spaced at a wrong pitch has holes that are no tubes)."""
-    why = {"as empty as it centres its row": kept, "as it fills a hole in its row": holes}
+    why = {
+        "as empty as it centres its row": kept,
+        "as it fills a hole in its row": holes,
+        "as empty as walls show inside its box, off its edges": inside,
+    }
     texts, ks = [], []
     for k, (box, _) in enumerate(slots):
         for reason, boxes in why.items():
@@ -4049,7 +4082,21 @@ def _cover_body(flat: np.ndarray, box: tuple, jump: float, min_len: float) -> bo
     prof = _profile(flat, box)
     segs = _merge_short(_segments(prof, box[1], jump), prof, box[1], min_len)
     body = sum(s.length for s in segs if np.linalg.norm(s.lab - segs[0].lab) < jump)
-    return body >= 2 / 3 * box[3]
+    return body >= 2 / 3 * box[3] and not _shows_picture(flat, box, segs[0])
+
+
+# ΔE: a slot's top run this near the picture just beside it is that picture seen through
+# glass (the JPEG and resampling noise of one background stays within it; a cover is drawn
+# in a colour of its own, and one that matched the picture would hide nothing)
+PICTURE_NEAR = 6.0
+
+
+def _shows_picture(flat: np.ndarray, box: tuple, top: _Segment) -> bool:
+    """True when a slot's top run is the colour of the picture just beside the slot (ΔE under
+    `PICTURE_NEAR`): empty glass too faint to see shows the picture behind it, which a
+    cover hides, so a tube of faint glass holding a unit or two is no cover's body."""
+    side = _beside(flat, box, top.y0, top.y1, 0.2 * box[2])
+    return side is not None and float(np.linalg.norm(top.lab - side)) < PICTURE_NEAR
 
 
 def _fits(box: tuple, unit: float, offset: float) -> int:
