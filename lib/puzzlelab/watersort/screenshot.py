@@ -2444,6 +2444,8 @@ def _read_slots(
         if segs is not None:
             segs[:] = _counted(images, box, segs, unit, offset, marks)
     short = slots if fixed else _short_rows(lab, slots, layout, unit, per_tube)
+    if short == slots and not fixed and not raised:  # no taller row: the glass's tint steps
+        short = _cut_rows_raised(lab, slots, layout, unit, per_tube)
     if short != slots:  # a row too short for the fullest tube: read again, its tops raised
         again = (images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
         return _read_slots(*again, rereads + 1)
@@ -3422,6 +3424,63 @@ def _short_rows(
 
 
 CUT_ROW = 0.3  # units: ... or this much, when its liquid starts at its boxes' tops
+TINT_STEP = 6.0  # ΔE: glass over a picture steps its tint at least this (faint glass: 2 to 10)
+STEP_ROWS = 6  # rows each side of a step whose medians are compared (a thin line of the
+# picture, a '?' stroke or JPEG noise changes fewer, so it makes no step)
+
+
+def _tint_step_top(lab: np.ndarray, box: tuple, room: float) -> int:
+    """The highest row above a box's top where the tube's tint (its centre less the picture
+    beside it, left and right) steps by `TINT_STEP` or more (the box's top when none): the
+    glass's top, even where the picture beside the tube changes too much across it to call
+    any one row tinted (see `_tinted_rows`), since the picture's change is smooth down the
+    tube and the glass's edge a step."""
+    x, y, w, h = box
+    out = int(min(0.3 * w, 0.8 * room))
+    gap = max(1, out // 3)
+    y0 = max(0, y - int(TOP_REACH * h))
+    if out - gap < 1 or y - y0 < 2 * STEP_ROWS + 1 or x < out or x + w + out > lab.shape[1]:
+        return y
+    rows = lab[y0:y].astype(float)
+    centre = np.median(rows[:, x + int(0.3 * w) : x + int(0.7 * w) + 1], axis=1)
+    left = np.median(rows[:, x - out : x - gap], axis=1)
+    right = np.median(rows[:, x + w + gap : x + w + out], axis=1)
+    tint = centre - (left + right) / 2
+    k = STEP_ROWS
+    step = np.array(
+        [
+            np.linalg.norm(np.median(tint[t : t + k], 0) - np.median(tint[t - k : t], 0))
+            for t in range(k, len(tint) - k + 1)
+        ]
+    )
+    peak = (step >= TINT_STEP) & (step >= np.roll(step, 1)) & (step >= np.roll(step, -1))
+    hits = np.flatnonzero(peak)
+    return int(y0 + k + hits[0]) if hits.size else y
+
+
+def _cut_rows_raised(lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube) -> list:
+    """`slots` with the boxes of every row whose liquid starts at a box's very top (see
+    `_row_cut_at_top`: games leave a headroom, so the boxes cut the tubes) raised to the top
+    of their glass, found as a step of the tint (`_tint_step_top`), when at least half the
+    row's tubes agree on it within `TOP_BREAK` rows and it is `TOP_UNITS` units or more above
+    the boxes: a board of one row, or of rows cut alike, has no taller row to grow to (see
+    `_short_rows`), and a box cut under the top unit reads one unit less."""
+    out, k = list(slots), 0
+    every = [b for b, _ in slots]
+    for n in layout:
+        row = range(k, k + n)
+        k += n
+        boxes = [slots[j][0] for j in row]
+        if not _row_cut_at_top(boxes, [per_tube[j] for j in row]):
+            continue
+        rise = np.array([b[1] - _tint_step_top(lab, b, _room(b, every)) for b in boxes])
+        up = int(np.median(rise))
+        if up < max(TOP_BREAK, TOP_UNITS * unit) or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n:
+            continue
+        for j in row:
+            (x, y, w, h), doubt = slots[j]
+            out[j] = ((x, y - up, w, h + up), doubt)
+    return out
 
 
 def _row_cut_at_top(boxes: list[tuple], stacks: list) -> bool:
