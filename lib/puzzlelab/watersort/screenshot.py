@@ -2422,9 +2422,10 @@ def _read_slots(
                 [],
             )
         else:  # no boundary between two colours: only the liquid's heights tell the unit
-            unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
+            runs, weights = _weighed_runs(slots, per_tube)
+            unit, _ = _unit_height(runs, height, _least_unit(unit), weights)
             ambiguous = unseen
-            cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
+            cands, cover = _length_cover(runs, height, weights)
             curve = (cands, cover, np.zeros_like(cands))
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
@@ -5680,23 +5681,47 @@ def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> b
     return all(np.linalg.norm(c - ref) < SAME_FILL for k, c in cells if k > 0)
 
 
-def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
+def _unit_height(
+    segs: list[_Segment], height: float, least: float = 0.0, weights: np.ndarray | None = None
+) -> tuple[float, bool]:
     """(unit height, ambiguous): the largest that makes liquid a whole number of units each,
-    of at least `least` rows (see `_pick_unit`)."""
-    cands, cover = _length_cover(segs, height)
+    of at least `least` rows (see `_pick_unit`); `weights` per run (see `_weighed_runs`)."""
+    cands, cover = _length_cover(segs, height, weights)
     best, _ = _pick_unit(cands, cover, height, least)
     return float(cands[best]), True
 
 
-def _length_cover(segs: list[_Segment], height: float) -> tuple[np.ndarray, np.ndarray]:
-    """(candidate unit heights, how much liquid each makes a whole number of units)."""
+TOP_RUN_WEIGHT = TOP_WEIGHT  # of a run's length: a top run from its box's top may hold the
+# headroom merged in (a second pass merges runs under a third of a unit) or be cut by the box,
+# so its length is no whole number of units; as a surface's boundary, it only breaks ties
+
+
+def _weighed_runs(slots: list, per_tube: list) -> tuple[list[_Segment], np.ndarray]:
+    """Every run of the tubes read, and its weight in the unit fit from lengths: a tube's top
+    run starting at its box's very top (see `_cut_at_top`) weighs `TOP_RUN_WEIGHT`, any other
+    run 1."""
+    runs, weights = [], []
+    for (box, _), t in zip(slots, per_tube, strict=True):
+        for k, s in enumerate(t or []):
+            runs.append(s)
+            top = k == len(t) - 1 and _cut_at_top(box[1], t)
+            weights.append(TOP_RUN_WEIGHT if top else 1.0)
+    return runs, np.array(weights, dtype=float)
+
+
+def _length_cover(
+    segs: list[_Segment], height: float, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(candidate unit heights, how much liquid each makes a whole number of units), each
+    run's length counted at its weight (1 when `weights` is None)."""
     lengths = np.array([s.length for s in segs], dtype=float)
     if not len(lengths):
         raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
+    weighed = lengths if weights is None else lengths * weights
     cands = _unit_candidates(height)
     ratio = lengths[None, :] / cands[:, None]
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
-    return cands, (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
+    return cands, (np.clip(1 - (err / 0.25) ** 2, 0, 1) * weighed[None, :]).sum(axis=1)
 
 
 class DoubtfulReadingError(InvalidPuzzleError):
