@@ -3435,7 +3435,8 @@ def _tint_step_top(lab: np.ndarray, box: tuple, room: float) -> int:
     beside it, left and right) steps by `TINT_STEP` or more (the box's top when none): the
     glass's top, even where the picture beside the tube changes too much across it to call
     any one row tinted (see `_tinted_rows`), since the picture's change is smooth down the
-    tube and the glass's edge a step."""
+    tube and the glass's edge a step. A step whose rows under it stand `FLOOR_TOL` or more
+    apart from the picture is a liquid's top, not the glass's: no top is found then."""
     x, y, w, h = box
     out = int(min(0.3 * w, 0.8 * room))
     gap = max(1, out // 3)
@@ -3456,7 +3457,11 @@ def _tint_step_top(lab: np.ndarray, box: tuple, room: float) -> int:
     )
     peak = (step >= TINT_STEP) & (step >= np.roll(step, 1)) & (step >= np.roll(step, -1))
     hits = np.flatnonzero(peak)
-    return int(y0 + k + hits[0]) if hits.size else y
+    if not hits.size:
+        return y
+    top = k + int(hits[0])
+    glassy = np.linalg.norm(np.median(tint[top : top + k], 0)) < FLOOR_TOL  # not a liquid's top
+    return y0 + top if glassy else y
 
 
 def _cut_rows_raised(lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube) -> list:
@@ -3464,8 +3469,9 @@ def _cut_rows_raised(lab: np.ndarray, slots: list, layout: list[int], unit: floa
     `_row_cut_at_top`: games leave a headroom, so the boxes cut the tubes) raised to the top
     of their glass, found as a step of the tint (`_tint_step_top`), when at least half the
     row's tubes agree on it within `TOP_BREAK` rows and it is `TOP_UNITS` units or more above
-    the boxes: a board of one row, or of rows cut alike, has no taller row to grow to (see
-    `_short_rows`), and a box cut under the top unit reads one unit less."""
+    the boxes, but not into the row above: a board of one row, or of rows cut alike, has no
+    taller row to grow to (see `_short_rows`), and a box cut under the top unit reads one
+    unit less."""
     out, k = list(slots), 0
     every = [b for b, _ in slots]
     for n in layout:
@@ -3477,6 +3483,9 @@ def _cut_rows_raised(lab: np.ndarray, slots: list, layout: list[int], unit: floa
         rise = np.array([b[1] - _tint_step_top(lab, b, _room(b, every)) for b in boxes])
         up = int(np.median(rise))
         if up < max(TOP_BREAK, TOP_UNITS * unit) or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n:
+            continue
+        above = [b[1] + b[3] for b in every if b[1] + b[3] <= min(b[1] for b in boxes)]
+        if above and min(b[1] for b in boxes) - up < max(above):  # into the row above
             continue
         for j in row:
             (x, y, w, h), doubt = slots[j]
