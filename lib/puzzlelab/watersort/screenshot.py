@@ -3455,16 +3455,19 @@ def _tint_step_top(lab: np.ndarray, box: tuple, room: float) -> int:
             for t in range(k, len(tint) - k + 1)
         ]
     )
-    peak = (step >= TINT_STEP) & (step >= np.roll(step, 1)) & (step >= np.roll(step, -1))
-    hits = np.flatnonzero(peak)
-    if not hits.size:
+    runs = _runs(step >= TINT_STEP)
+    if not runs:
         return y
-    top = k + int(hits[0])
+    a, b = runs[0]  # the highest stretch of rows stepping, its steepest rows' middle
+    steepest = a + np.flatnonzero(step[a:b] >= step[a:b].max() - 1e-6)
+    top = k + int(round(float(np.mean(steepest))))
     glassy = np.linalg.norm(np.median(tint[top : top + k], 0)) < FLOOR_TOL  # not a liquid's top
     return y0 + top if glassy else y
 
 
-def _cut_rows_raised(lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube) -> list:
+def _cut_rows_raised(
+    lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube: list
+) -> list:
     """`slots` with the boxes of every row whose liquid starts at a box's very top (see
     `_row_cut_at_top`: games leave a headroom, so the boxes cut the tubes) raised to the top
     of their glass, found as a step of the tint (`_tint_step_top`), when at least half the
