@@ -28,8 +28,12 @@ General image analysis, no game's pixel coordinates or colours:
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
-   headroom, `_row_cut_at_top`), and a slot read alone whose liquid starts at its box's top
-   and ends above its row's floor slides up to that floor (`_missed_floors`); a small
+   headroom, `_row_cut_at_top`; a row so cut with no taller row to grow to rises to where
+   its glass's tint steps, not into the row above: over a picture changing fast across the
+   tube no row reads as tinted, but the glass's top is a step, and a step with liquid under
+   it is a liquid's top: `_cut_rows_raised`, `_tint_step_top`), and a slot read alone whose
+   liquid starts at its box's top and ends above its row's floor slides up to that floor
+   (`_missed_floors`); a small
    picture (a thumbnail, under `SMALL_PICTURE` px) whose reading has doubts is read once
    more with its JPEG blocks smoothed by a small median at its own size, and that reading
    is taken when it has no doubt and keeps every '?' cell (a median wipes marks out, never
@@ -51,7 +55,9 @@ General image analysis, no game's pixel coordinates or colours:
    a cover whose icon was missed (`_covers_from_top`), and so is a tube read empty there
    whose middle shows upright stripes (`_striped_empties`: a curtain's folds);
 3. the unit height is the largest height that makes every liquid segment a whole number of
-   units (a reading whose every colour run is an even number, or a multiple of three, of
+   units (fitted to the runs' lengths where fewer than three boundaries show, a top run from
+   its box's top, which may hold the headroom merged in, weighing as little as a surface:
+   `_weighed_runs`; a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
    of one colour count as one run where the picture draws no line between a colour's units:
    `_one_colour_runs`; only the runs the reading kept count, not a top run the colour counts
