@@ -1001,7 +1001,7 @@ def test_a_row_cut_at_its_liquid_is_raised_to_its_glass_tint_step():
     tube) is raised to where the glass's tint steps, over a picture changing so fast across
     the tube that no row counts as tinted; it stays when no tube's liquid starts at its box's
     top, when the only step is a liquid's top (the rows under it stand apart from the
-    picture), and when the raise would reach into the row above."""
+    picture), and on a board of several rows (left to `_short_rows`)."""
     lab = np.zeros((200, 200, 3))
     lab[..., 0] = 30.0 + 0.3 * np.arange(200)  # the picture: lighter to the right
     for x in (30, 80, 130):
@@ -1016,7 +1016,7 @@ def test_a_row_cut_at_its_liquid_is_raised_to_its_glass_tint_step():
     assert raised == [(x, 50, 20, 130) for x in (30, 80, 130)]
     low = [[_Segment(120, 180, np.array([50.0, 60.0, 40.0]))], [], []]
     assert _cut_rows_raised(lab, slots, [3], 20.0, low) == slots  # headroom seen: not cut
-    above = [((x, 10, 20, 45), False) for x in (30, 80, 130)]  # a row above, ending at row 55
+    above = [((x, 10, 20, 45), False) for x in (30, 80, 130)]  # a second row
     assert _cut_rows_raised(lab, above + slots, [3, 3], 20.0, [[], [], []] + stacks)[3:] == slots
     lab[50:100, :, 1] = 0.0  # no glass over the boxes, the liquid goes on up to row 70
     lab[70:100, 30:50] = [50.0, 60.0, 40.0]

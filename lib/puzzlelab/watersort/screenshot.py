@@ -28,8 +28,8 @@ General image analysis, no game's pixel coordinates or colours:
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
-   headroom, `_row_cut_at_top`; a row so cut with no taller row to grow to rises to where
-   its glass's tint steps, not into the row above: over a picture changing fast across the
+   headroom, `_row_cut_at_top`; the one row of a board so cut rises to where
+   its glass's tint steps: over a picture changing fast across the
    tube no row reads as tinted, but the glass's top is a step, and a step with liquid under
    it is a liquid's top: `_cut_rows_raised`, `_tint_step_top`), and a slot read alone whose
    liquid starts at its box's top and ends above its row's floor slides up to that floor
@@ -3478,12 +3478,12 @@ def _cut_rows_raised(
     `_row_cut_at_top`: games leave a headroom, so the boxes cut the tubes) raised to the top
     of their glass, found as a step of the tint (`_tint_step_top`), when at least half the
     row's tubes agree on it within `TOP_BREAK` rows and it is `TOP_UNITS` units or more above
-    the boxes, but not into the row above: a board of one row, or of rows cut alike, has no
-    taller row to grow to (see `_short_rows`), and a box cut under the top unit reads one
-    unit less."""
+    the boxes: a board of one row has no taller row to grow to (see `_short_rows`), and a
+    box cut under the top unit reads one unit less. Boards of several rows are left to
+    `_short_rows`: there a tint step raised rows cut alike past their glass (17104)."""
     out, k = list(slots), 0
     every = [b for b, _ in slots]
-    for n in layout:
+    for n in layout if len(layout) == 1 else []:  # rows of a board alike: `_short_rows`
         row = range(k, k + n)
         k += n
         boxes = [slots[j][0] for j in row]
@@ -3492,9 +3492,6 @@ def _cut_rows_raised(
         rise = np.array([b[1] - _tint_step_top(lab, b, _room(b, every)) for b in boxes])
         up = int(np.median(rise))
         if up < max(TOP_BREAK, TOP_UNITS * unit) or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n:
-            continue
-        above = [b[1] + b[3] for b in every if b[1] + b[3] <= min(b[1] for b in boxes)]
-        if above and min(b[1] for b in boxes) - up < max(above):  # into the row above
             continue
         for j in row:
             (x, y, w, h), doubt = slots[j]
