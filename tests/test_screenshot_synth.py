@@ -25,7 +25,6 @@ from puzzlelab.watersort.screenshot import (
     _completed,
     _count_units,
     _counted,
-    _cut_rows_raised,
     _drifts,
     _drop_corks,
     _faint_cells,
@@ -70,18 +69,15 @@ from puzzlelab.watersort.screenshot import (
     _split_mixed,
     _stack,
     _tall_liquid,
-    _tint_step_top,
     _tinted_rims,
     _top_unit,
     _tracks,
     _uncounted_unit,
     _under_headroom,
     _under_liquid,
-    _unit_height,
     _unlike_beside,
     _varies,
     _walled,
-    _weighed_runs,
     _whole_top,
     outcome,
     read_screenshot,
@@ -477,8 +473,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16827, "a comb at half the pitch, no tube seen between its tubes: rows of 9 for 5"),
         (16331, "a row grown a unit into a photo's patch under one tube: capacity 6 of 4"),
         (16704, "a row grown a unit into a photo under its tubes' round bottoms: 5 of 4"),
-        (17147, "one row cut under faint glass over a steep photo, no tinted row: 4 of 5"),
-        (16182, "a top run holding the merged headroom pulled the unit from lengths: 4 of 5"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -994,51 +988,6 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
     lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
     lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
     assert _glass_tops(lab, row, [3], 20.0) == row
-
-
-def test_a_row_cut_at_its_liquid_is_raised_to_its_glass_tint_step():
-    """One row whose liquid starts at a box's top (games leave a headroom: the box cut the
-    tube) is raised to where the glass's tint steps, over a picture changing so fast across
-    the tube that no row counts as tinted; it stays when no tube's liquid starts at its box's
-    top, when the only step is a liquid's top (the rows under it stand apart from the
-    picture), and on a board of several rows (left to `_short_rows`)."""
-    lab = np.zeros((200, 200, 3))
-    lab[..., 0] = 30.0 + 0.3 * np.arange(200)  # the picture: lighter to the right
-    for x in (30, 80, 130):
-        lab[50:180, x : x + 20, 1] += 7.0  # faint glass from row 50 down
-    lab[100:180, 30:50] = [50.0, 60.0, 40.0]  # the first tube's liquid up to the box's top
-    boxes = [(x, 100, 20, 80) for x in (30, 80, 130)]
-    slots = [(b, False) for b in boxes]
-    stacks = [[_Segment(100, 180, np.array([50.0, 60.0, 40.0]))], [], []]
-    assert _glass_top(lab, boxes[1], room=30) == 100  # no row reads as tinted glass
-    assert _tint_step_top(lab, boxes[1], room=30) == 50
-    raised = [b for b, _ in _cut_rows_raised(lab, slots, [3], 20.0, stacks)]
-    assert raised == [(x, 50, 20, 130) for x in (30, 80, 130)]
-    low = [[_Segment(120, 180, np.array([50.0, 60.0, 40.0]))], [], []]
-    assert _cut_rows_raised(lab, slots, [3], 20.0, low) == slots  # headroom seen: not cut
-    above = [((x, 10, 20, 45), False) for x in (30, 80, 130)]  # a second row
-    assert _cut_rows_raised(lab, above + slots, [3, 3], 20.0, [[], [], []] + stacks)[3:] == slots
-    lab[50:100, :, 1] = 0.0  # no glass over the boxes, the liquid goes on up to row 70
-    lab[70:100, 30:50] = [50.0, 60.0, 40.0]
-    assert _tint_step_top(lab, boxes[0], room=30) == 100  # a liquid's top is no glass top
-    assert _cut_rows_raised(lab, slots, [3], 20.0, stacks) == slots
-
-
-def test_a_top_run_from_its_box_top_weighs_little_in_the_unit_from_lengths():
-    """Two tubes of one boundary each, their top runs from the box's top holding the
-    headroom merged in: weighed as surfaces, they leave the unit to the runs below them
-    (66 rows: 4 + 1 units) instead of pulling it to 4/3 of that (3 units of 89 rows)."""
-    boxes = [(x, 199, 83, 355) for x in (80, 240, 390)]
-    colour = np.zeros(3)
-    per_tube = [
-        [_Segment(288, 554, colour), _Segment(199, 288, colour)],
-        [_Segment(486, 554, colour), _Segment(199, 486, colour)],
-        [],
-    ]
-    runs, weights = _weighed_runs([(b, False) for b in boxes], per_tube)
-    assert weights.tolist() == [1.0, 0.1, 1.0, 0.1]
-    assert _unit_height(runs, 355.0, 56.0, weights)[0] == pytest.approx(66.5, abs=1.0)
-    assert _unit_height(runs, 355.0, 56.0)[0] > 85  # every run weighed alike
 
 
 def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():

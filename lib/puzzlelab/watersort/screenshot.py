@@ -28,12 +28,8 @@ General image analysis, no game's pixel coordinates or colours:
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
-   headroom, `_row_cut_at_top`; the one row of a board so cut rises to where
-   its glass's tint steps: over a picture changing fast across the
-   tube no row reads as tinted, but the glass's top is a step, and a step with liquid under
-   it is a liquid's top: `_cut_rows_raised`, `_tint_step_top`), and a slot read alone whose
-   liquid starts at its box's top and ends above its row's floor slides up to that floor
-   (`_missed_floors`); a small
+   headroom, `_row_cut_at_top`), and a slot read alone whose liquid starts at its box's top
+   and ends above its row's floor slides up to that floor (`_missed_floors`); a small
    picture (a thumbnail, under `SMALL_PICTURE` px) whose reading has doubts is read once
    more with its JPEG blocks smoothed by a small median at its own size, and that reading
    is taken when it has no doubt and keeps every '?' cell (a median wipes marks out, never
@@ -55,9 +51,7 @@ General image analysis, no game's pixel coordinates or colours:
    a cover whose icon was missed (`_covers_from_top`), and so is a tube read empty there
    whose middle shows upright stripes (`_striped_empties`: a curtain's folds);
 3. the unit height is the largest height that makes every liquid segment a whole number of
-   units (fitted to the runs' lengths where fewer than three boundaries show, a top run from
-   its box's top, which may hold the headroom merged in, weighing as little as a surface:
-   `_weighed_runs`; a reading whose every colour run is an even number, or a multiple of three, of
+   units (a reading whose every colour run is an even number, or a multiple of three, of
    units is read again on twice, or three times, the unit: `_twice_unit`; neighbouring runs
    of one colour count as one run where the picture draws no line between a colour's units:
    `_one_colour_runs`; only the runs the reading kept count, not a top run the colour counts
@@ -2428,10 +2422,9 @@ def _read_slots(
                 [],
             )
         else:  # no boundary between two colours: only the liquid's heights tell the unit
-            runs, weights = _weighed_runs(slots, per_tube)
-            unit, _ = _unit_height(runs, height, _least_unit(unit), weights)
+            unit, _ = _unit_height([s for t in per_tube if t for s in t], height, _least_unit(unit))
             ambiguous = unseen
-            cands, cover = _length_cover(runs, height, weights)
+            cands, cover = _length_cover([s for t in per_tube if t for s in t], height)
             curve = (cands, cover, np.zeros_like(cands))
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
@@ -2451,8 +2444,6 @@ def _read_slots(
         if segs is not None:
             segs[:] = _counted(images, box, segs, unit, offset, marks)
     short = slots if fixed else _short_rows(lab, slots, layout, unit, per_tube)
-    if short == slots and not fixed and not raised:  # no taller row: the glass's tint steps
-        short = _cut_rows_raised(lab, slots, layout, unit, per_tube)
     if short != slots:  # a row too short for the fullest tube: read again, its tops raised
         again = (images, bg, short, layout, scale, shape, gaps, params, (), True, grown)
         return _read_slots(*again, rereads + 1)
@@ -3431,72 +3422,6 @@ def _short_rows(
 
 
 CUT_ROW = 0.3  # units: ... or this much, when its liquid starts at its boxes' tops
-TINT_STEP = 6.0  # ΔE: glass over a picture steps its tint at least this (faint glass: 2 to 10)
-STEP_ROWS = 6  # rows each side of a step whose medians are compared (a thin line of the
-# picture, a '?' stroke or JPEG noise changes fewer, so it makes no step)
-
-
-def _tint_step_top(lab: np.ndarray, box: tuple, room: float) -> int:
-    """The highest row above a box's top where the tube's tint (its centre less the picture
-    beside it, left and right) steps by `TINT_STEP` or more (the box's top when none): the
-    glass's top, even where the picture beside the tube changes too much across it to call
-    any one row tinted (see `_tinted_rows`), since the picture's change is smooth down the
-    tube and the glass's edge a step. A step whose rows under it stand `FLOOR_TOL` or more
-    apart from the picture is a liquid's top, not the glass's: no top is found then."""
-    x, y, w, h = box
-    out = int(min(0.3 * w, 0.8 * room))
-    gap = max(1, out // 3)
-    y0 = max(0, y - int(TOP_REACH * h))
-    if out - gap < 1 or y - y0 < 2 * STEP_ROWS + 1 or x < out or x + w + out > lab.shape[1]:
-        return y
-    rows = lab[y0:y].astype(float)
-    centre = np.median(rows[:, x + int(0.3 * w) : x + int(0.7 * w) + 1], axis=1)
-    left = np.median(rows[:, x - out : x - gap], axis=1)
-    right = np.median(rows[:, x + w + gap : x + w + out], axis=1)
-    tint = centre - (left + right) / 2
-    k = STEP_ROWS
-    step = np.array(
-        [
-            np.linalg.norm(np.median(tint[t : t + k], 0) - np.median(tint[t - k : t], 0))
-            for t in range(k, len(tint) - k + 1)
-        ]
-    )
-    runs = _runs(step >= TINT_STEP)
-    if not runs:
-        return y
-    a, b = runs[0]  # the highest stretch of rows stepping, its steepest rows' middle
-    steepest = a + np.flatnonzero(step[a:b] >= step[a:b].max() - 1e-6)
-    top = k + int(round(float(np.mean(steepest))))
-    glassy = np.linalg.norm(np.median(tint[top : top + k], 0)) < FLOOR_TOL  # not a liquid's top
-    return y0 + top if glassy else y
-
-
-def _cut_rows_raised(
-    lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube: list
-) -> list:
-    """`slots` with the boxes of every row whose liquid starts at a box's very top (see
-    `_row_cut_at_top`: games leave a headroom, so the boxes cut the tubes) raised to the top
-    of their glass, found as a step of the tint (`_tint_step_top`), when at least half the
-    row's tubes agree on it within `TOP_BREAK` rows and it is `TOP_UNITS` units or more above
-    the boxes: a board of one row has no taller row to grow to (see `_short_rows`), and a
-    box cut under the top unit reads one unit less. Boards of several rows are left to
-    `_short_rows`: there a tint step raised rows cut alike past their glass (17104)."""
-    out, k = list(slots), 0
-    every = [b for b, _ in slots]
-    for n in layout if len(layout) == 1 else []:  # rows of a board alike: `_short_rows`
-        row = range(k, k + n)
-        k += n
-        boxes = [slots[j][0] for j in row]
-        if not _row_cut_at_top(boxes, [per_tube[j] for j in row]):
-            continue
-        rise = np.array([b[1] - _tint_step_top(lab, b, _room(b, every)) for b in boxes])
-        up = int(np.median(rise))
-        if up < max(TOP_BREAK, TOP_UNITS * unit) or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n:
-            continue
-        for j in row:
-            (x, y, w, h), doubt = slots[j]
-            out[j] = ((x, y - up, w, h + up), doubt)
-    return out
 
 
 def _row_cut_at_top(boxes: list[tuple], stacks: list) -> bool:
@@ -5696,47 +5621,23 @@ def _one_grey(cells: list[tuple[int, np.ndarray]], fill: np.ndarray | None) -> b
     return all(np.linalg.norm(c - ref) < SAME_FILL for k, c in cells if k > 0)
 
 
-def _unit_height(
-    segs: list[_Segment], height: float, least: float = 0.0, weights: np.ndarray | None = None
-) -> tuple[float, bool]:
+def _unit_height(segs: list[_Segment], height: float, least: float = 0.0) -> tuple[float, bool]:
     """(unit height, ambiguous): the largest that makes liquid a whole number of units each,
-    of at least `least` rows (see `_pick_unit`); `weights` per run (see `_weighed_runs`)."""
-    cands, cover = _length_cover(segs, height, weights)
+    of at least `least` rows (see `_pick_unit`)."""
+    cands, cover = _length_cover(segs, height)
     best, _ = _pick_unit(cands, cover, height, least)
     return float(cands[best]), True
 
 
-TOP_RUN_WEIGHT = TOP_WEIGHT  # of a run's length: a top run from its box's top may hold the
-# headroom merged in (a second pass merges runs under a third of a unit) or be cut by the box,
-# so its length is no whole number of units; as a surface's boundary, it only breaks ties
-
-
-def _weighed_runs(slots: list, per_tube: list) -> tuple[list[_Segment], np.ndarray]:
-    """Every run of the tubes read, and its weight in the unit fit from lengths: a tube's top
-    run starting at its box's very top (see `_cut_at_top`) weighs `TOP_RUN_WEIGHT`, any other
-    run 1."""
-    runs, weights = [], []
-    for (box, _), t in zip(slots, per_tube, strict=True):
-        for k, s in enumerate(t or []):
-            runs.append(s)
-            top = k == len(t) - 1 and _cut_at_top(box[1], t)
-            weights.append(TOP_RUN_WEIGHT if top else 1.0)
-    return runs, np.array(weights, dtype=float)
-
-
-def _length_cover(
-    segs: list[_Segment], height: float, weights: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """(candidate unit heights, how much liquid each makes a whole number of units), each
-    run's length counted at its weight (1 when `weights` is None)."""
+def _length_cover(segs: list[_Segment], height: float) -> tuple[np.ndarray, np.ndarray]:
+    """(candidate unit heights, how much liquid each makes a whole number of units)."""
     lengths = np.array([s.length for s in segs], dtype=float)
     if not len(lengths):
         raise InvalidPuzzleError("no liquid found in any tube; cannot tell the unit height")
-    weighed = lengths if weights is None else lengths * weights
     cands = _unit_candidates(height)
     ratio = lengths[None, :] / cands[:, None]
     err = np.abs(ratio - np.maximum(1, np.round(ratio)))
-    return cands, (np.clip(1 - (err / 0.25) ** 2, 0, 1) * weighed[None, :]).sum(axis=1)
+    return cands, (np.clip(1 - (err / 0.25) ** 2, 0, 1) * lengths[None, :]).sum(axis=1)
 
 
 class DoubtfulReadingError(InvalidPuzzleError):
