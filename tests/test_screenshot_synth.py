@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-from puzzlelab.watersort.colors import lab_to_rgb
 from puzzlelab.watersort.screenshot import (
     DEFAULT_PARAMS,
     RIM_REACH,
@@ -38,7 +37,6 @@ from puzzlelab.watersort.screenshot import (
     _hidden_fill,
     _is_glyph,
     _join_cell_pieces,
-    _label,
     _least_unit,
     _liquid_below,
     _liquid_floors,
@@ -61,7 +59,6 @@ from puzzlelab.watersort.screenshot import (
     _rival_units,
     _row_groups,
     _runs_below,
-    _sample,
     _sandwiched,
     _see_through,
     _Segment,
@@ -1908,30 +1905,6 @@ def test_a_small_unsound_picture_is_read_again_with_its_jpeg_blocks_smoothed(mon
     seen.clear()
     second[:] = [["b", "b"], ["a", "a"], []]  # ... but not other colours alone (10419)
     assert read_screenshot(small).tubes == first and len(seen) == 2
-
-
-def test_a_small_cell_gives_the_clustering_the_colour_of_its_core():
-    """A one-unit run whose colour bleeds into its neighbours' over more than half its rows
-    (a small JPEG cell): its median sits near the neighbours, its cells' cores give its own
-    colour, and the colours read are those of the cores. A run cut after the cores were
-    taken gives its median again."""
-    red, blue = np.array([50.0, 70.0, 50.0]), np.array([40.0, 40.0, -80.0])
-    lab = np.zeros((100, 20, 3), np.float32)
-    lab[:] = blue
-    lab[46:54] = red
-    lab[40:46] = lab[54:60] = (red + blue) / 2  # the blue bleeds over 12 of its 20 rows
-    box = (0, 0, 20, 60)  # the run at the tube's bottom
-    run = _Segment(40, 60, np.median(lab[40:60, 6:14].reshape(-1, 3), axis=0), units=1)
-    assert np.linalg.norm(run.lab - red) > 20  # the run's median: half-way to the blue
-    (cored,) = _counted((lab, lab), box, [run], 20.0, 0.0, {"fill": None, "symbols": False})
-    assert np.linalg.norm(_sample(cored) - red) < 3
-    assert _sample(replace(cored, y0=44)) is cored.lab  # another run now: its median
-    blues = [_Segment(60, 100, blue, units=2), _Segment(20, 40, blue, units=1)]
-    per_tube = [[cored, blues[1]], [blues[0]], [_Segment(0, 20, blue, units=1)]]
-    tubes, _, _, _, _, palette = _label(per_tube, 4, [], DEFAULT_PARAMS)
-    name = tubes[0][0]
-    got = np.array(palette[name], float) - np.array(lab_to_rgb(red), float)
-    assert name != tubes[1][0] and np.linalg.norm(got) < 8
 
 
 def test_a_run_stepping_off_the_glass_above_it_where_the_picture_does_not_is_liquid():

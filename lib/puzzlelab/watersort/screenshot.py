@@ -88,9 +88,7 @@ General image analysis, no game's pixel coordinates or colours:
    run's top cell whose mark shows a quarter of a unit above the grid's cell stays a '?'
    (`_unmarked_top`); a liquid run whose unit cells are each one colour but differ from cell
    to cell is cut between them (`_split_mixed`: two near colours blurred together);
-4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), each run's
-   colour taken from the middle half of its unit cells (`_cored`: a small JPEG cell's colour
-   bleeds into its neighbours' over its edges), so close shades
+4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour (units shifted off their colours in
    several tubes, which join each other, are dealt back to the colours seen too rarely:
    `colors._refill_short`); a fully visible board must hold every
@@ -1433,7 +1431,6 @@ class _Segment:
     glyphs: int = 0  # '?' marks counted inside a hidden run (0: not counted)
     glass: float = np.inf  # CIELAB distance from the empty glass at its height
     cut: bool = False  # a plain top split off a '?' run (see `_unmarked_top`)
-    core: tuple | None = None  # ((y0, y1, units), colour of its cells' cores): `_cored`
 
     @property
     def length(self) -> int:
@@ -3799,7 +3796,7 @@ def _label(per_tube: list, capacity: int, covered_idx: list[int], params: Reader
     capacity = _capacity_from_counts(per_tube, capacity, params.join)
     units = [(k, s) for k, t in enumerate(per_tube) if t for s in t if s.kind == "liquid"]
     n_units = sum(s.units for _, s in units)
-    samples = np.array([_sample(s) for _, s in units for _ in range(s.units)]).reshape(-1, 3)
+    samples = np.array([s.lab for _, s in units for _ in range(s.units)]).reshape(-1, 3)
     fully = not covered_idx and not any(s.kind == "hidden" for t in per_tube if t for s in t)
     target = n_units // capacity if fully and n_units % capacity == 0 else None
     labels, margins = cluster_colors(
@@ -5029,7 +5026,7 @@ def _capacity_from_counts(per_tube: list, capacity: int, join: float = JOIN_DELT
     no tube holds more), that common count: the invariant outranks the tubes' geometry."""
     if any(t is None or any(s.kind == "hidden" for s in t) for t in per_tube):
         return capacity
-    samples = np.array([_sample(s) for t in per_tube for s in t for _ in range(s.units)])
+    samples = np.array([s.lab for t in per_tube for s in t for _ in range(s.units)])
     if len(samples) < 2:
         return capacity
     labels, _ = cluster_colors(samples, join=join)
@@ -5396,40 +5393,8 @@ def _counted(images, box: tuple, segs: list, unit: float, offset: float, marks: 
     if segs and not marks.get("symbols"):
         segs = _split_marked(images, box, segs, unit, offset, marks.get("fill"))
         if marks.get("plain") is not None:
-            segs = _marked_cells(images, box, segs, unit, offset, marks["plain"])
-    return [_cored(images[0], box, s) for s in segs]
-
-
-CORE_TRIM = 0.25  # of a unit cell, cut off at its top and at its bottom: on small JPEG cells
-# the colour of a unit bleeds into the next over a few rows (8-pixel blocks, chroma halved)
-
-
-def _cored(lab: np.ndarray, box: tuple, s: _Segment) -> _Segment:
-    """A liquid run with the colour of its unit cells' cores, the middle half of each cell
-    down the tube's centre, kept for the colour clustering (see `_sample`): the run's
-    median takes in the rows where its colour blurs into its neighbours', which on a small
-    cell moves it towards them."""
-    if s.kind != "liquid" or s.units < 1:
-        return s
-    x, _, w, _ = box
-    cols = slice(x + int(0.3 * w), max(x + int(0.7 * w), x + int(0.3 * w) + 1))
-    step = s.length / s.units
-    rows = [
-        lab[round(s.y0 + (i + CORE_TRIM) * step) : round(s.y0 + (i + 1 - CORE_TRIM) * step), cols]
-        for i in range(s.units)
-    ]
-    pixels = np.concatenate([r.reshape(-1, 3) for r in rows])
-    if not len(pixels):
-        return s
-    return replace(s, core=((s.y0, s.y1, s.units), np.median(pixels, axis=0)))
-
-
-def _sample(s: _Segment) -> np.ndarray:
-    """The colour a liquid run gives the clustering: its cores' (see `_cored`) while the run
-    is still the one they were taken from, else the run's median."""
-    if s.core is not None and s.core[0] == (s.y0, s.y1, s.units):
-        return s.core[1]
-    return s.lab
+            return _marked_cells(images, box, segs, unit, offset, marks["plain"])
+    return segs
 
 
 BOTTOM_SHADE = 1.5  # a round bottom shades its cell's grey by up to half of SAME_FILL more
