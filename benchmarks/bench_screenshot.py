@@ -139,6 +139,13 @@ PREVIOUS = (
 # 927 of 1,000 exact (910 before), silent 4 (8); core tuning seeds 1000-1599: 578 of 600
 # (574), none silent; never looked at, 5400-5799: 372 of 400 exact (93.0 %; 370, 92.5 %,
 # before), silent 5 (6).
+# 2026-11-29, after runs stepping off the glass where the picture does not kept as liquid,
+# slots with walls inside them kept as doubted empty tubes and faint glass showing the
+# picture taken for no cover: 0.26 s mean, 0.46 s worst CPU per real screenshot in notebook
+# 07 (0.24 / 0.42 before); synthetic: mean CPU per board 0.49 s on the fresh pool's sweep
+# (0.49 before); fresh pool (17000-17999): 924 of 1,000 exact (916 before), silent 5 (8);
+# core tuning seeds 1000-1599: 578 of 600 (578), none silent; never looked at, 5800-6199:
+# 362 of 400 exact (90.5 %; 361, 90.2 %, before), silent 1 (1).
 
 
 def _decode_and_scale(path) -> None:
