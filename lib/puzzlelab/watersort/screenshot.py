@@ -784,7 +784,7 @@ def _fill_row(
     good = [b for b, odd in row if not odd] or [b for b, _ in row]
     xs = [b[0] for b, _ in row]
     _, y, w, h = good[0]
-    prof = None if side is None else side[y + h // 6 : y + h - h // 6].mean(axis=0)
+    prof = None if side is None else _side_profile(side, y, h)
     pitch = _finer(row, pitch, (y, w, h), lab, prof, pitch_hint)
     filled = []  # gaps inside the row
     for (a, _), (b, _) in zip(row, row[1:], strict=False):
@@ -957,6 +957,12 @@ def _pitch_hint(rows: list[list[tuple]]) -> float:
         return 0.0
     common = _common_step(np.array(pitches), 0.9 * min(pitches))
     return common or float(np.median(pitches))
+
+
+def _side_profile(side: np.ndarray, y: int, h: int) -> np.ndarray:
+    """Mean side-edge strength per column over the middle two thirds of rows y to y + h:
+    a row's tubes' walls without their rims and bottoms."""
+    return side[y + h // 6 : y + h - h // 6].mean(axis=0)
 
 
 def _sided(prof: np.ndarray, box: tuple, above: float = 3.0, walls=None) -> bool:
@@ -1294,7 +1300,7 @@ def _faint(side: np.ndarray, boxes: list[tuple], pitch: float, width: int) -> li
     """Boxes at the row's pitch whose two sides show (faint) edges: tubes of tinted glass."""
     x0, y, w, h = boxes[0]
     have = [b[0] for b in boxes]
-    prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+    prof = _side_profile(side, y, h)
     out = []
     for k in range(-int(x0 // pitch), int((width - w - x0) // pitch) + 1):
         box = (round(x0 + k * pitch), y, w, h)
@@ -2084,7 +2090,7 @@ def _ghosts(lab: np.ndarray, side: np.ndarray, rows: list, found: set, tubes: li
                 continue
             x, y, w, h = box
             pitch = min(abs(x - o) for o in xs if o != x)
-            prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+            prof = _side_profile(side, y, h)
             if _walls(prof, box) < 0.5 and not _tinted(lab, box, pitch, HOLE_TINT):
                 out.add(box)
     return out
@@ -2103,7 +2109,7 @@ def _walls_inside(side: np.ndarray, ghosts: set) -> set:
     tube might leave a liquid outside it)."""
     out = set()
     for x, y, w, h in ghosts:
-        prof = side[y + h // 6 : y + h - h // 6].mean(axis=0)
+        prof = _side_profile(side, y, h)
         if _sided(prof, (x, y, w, h), INSIDE_WALLS, _inner_walls):
             out.add((x, y, w, h))
     return out
