@@ -110,6 +110,7 @@ def test_pictures(pics):
     assert checked is None or all(p.dtype == np.uint8 for p in checked)
 
 
+@pytest.mark.filterwarnings("ignore:no puzzle found:UserWarning")  # an expected answer here
 @examples(15)
 @given(pictures_arrays)
 def test_extract_with_random_pictures(video, pics):
@@ -126,6 +127,8 @@ def test_random_files(tmp_path_factory, pictures, raw):
     assert call(read_frame, path, 0) is None
 
 
+@pytest.mark.filterwarnings("ignore:no puzzle found:UserWarning")  # an expected answer here
+@pytest.mark.filterwarnings("ignore:the write-up's method found no puzzle:UserWarning")
 @examples(40)
 @given(numbers, numbers, numbers)
 def test_numbers_for_readers(video, pictures, index, accept, board_side):
