@@ -18,6 +18,7 @@ from puzzlelab.watersort.screenshot import (
     _afloat,
     _as_glass,
     _beside_hidden,
+    _blurred_runs,
     _bounds,
     _capped_hidden,
     _cell_marked,
@@ -483,6 +484,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17665, "two empty tubes' walls inside slots as wide as covers, dropped: 4 for 6, silent"),
         (17740, "a one-unit tube of faint glass showing the picture, read as a cover's body"),
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
+        (18999, "a purple on a near purple, blurred on a 202 px JPEG: one run, 5 and 3 seen"),
+        (18677, "the same, a dark green on a grey (248 px): dark green seen 5 times for 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1758,11 +1761,37 @@ def test_a_run_of_two_near_colours_is_cut_between_its_cells():
     assert _split_mixed(images, box, run, 30.0, 0.0) == run
     images, box = _painted([[23.0, 0.0, 0.0], blue, purple])  # read on 20 rows, not 30:
     off = [_Segment(50, 90, np.array([30.0, 10.0, -15.0]), "liquid", units=2)]
-    assert _split_mixed(images, box, off, 20.0, 0.0) == off  # a cell astride a boundary
+    got = _split_mixed(images, box, off, 20.0, 0.0)
+    assert got == off and len(got[0].cells) == 2  # a cell astride a boundary: kept for
+    # `_blurred_runs`, with its cells' colours
     photo = [[43.0, 52.0, -89.0], [43.0, 51.0, -87.0], [44.0, 38.0, -78.0], [46.0, 19.0, -63.0]]
     images, box = _painted(photo)  # a photo's gradient behind glass: steps in a row
     run = [_Segment(0, 120, np.array([44.0, 45.0, -80.0]), "liquid", units=4)]
     assert _split_mixed(images, box, run, 30.0, 0.0) == run
+
+
+def test_a_run_of_a_colour_seen_too_often_is_cut_where_its_blurred_cells_step():
+    """Capacity 2, purple read three times and blue once: purple's two-unit run, whose cells
+    were not each one colour (blurred), steps 27 ΔE from cell to cell, so it is cut; a run
+    whose cells step less, or of a colour seen no more than capacity, is left whole."""
+    purple, blue = np.array([40.0, 45.0, -40.0]), np.array([45.0, 30.0, -60.0])
+    cells = ((60, 90, purple), (30, 60, blue + [0, 5, -5]))
+    run = _Segment(30, 90, purple, "liquid", units=2, cells=cells)
+    per_tube = [
+        [run],
+        [_Segment(60, 90, purple, "liquid", units=1)],
+        [],
+        [_Segment(60, 90, blue, units=1)],
+    ]
+    tubes = [["purple", "purple"], ["purple"], [], ["blue"]]
+    cut, changed = _blurred_runs(per_tube, (tubes, None, 2))
+    assert changed == [0] and [(s.units, s.y0, s.y1) for s in cut[0]] == [(1, 60, 90), (1, 30, 60)]
+    assert np.allclose(cut[0][1].lab, blue + [0, 5, -5]) and cut[1:] == per_tube[1:]
+    near = ((60, 90, purple), (30, 60, purple + [0, 6, -6]))
+    assert _blurred_runs([[replace(run, cells=near)], *per_tube[1:]], (tubes, None, 2))[1] == []
+    assert (
+        _blurred_runs(per_tube, ([["blue", "blue"], ["purple"], [], ["purple"]], None, 2))[1] == []
+    )
 
 
 def _grey(y0: int, rows: int, light: float, kind: str = "hidden") -> _Segment:

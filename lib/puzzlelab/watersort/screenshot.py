@@ -87,7 +87,10 @@ General image analysis, no game's pixel coordinates or colours:
    `_surplus_grey`; a grey JPEG noise split in two runs is one stack of cells), and a '?'
    run's top cell whose mark shows a quarter of a unit above the grid's cell stays a '?'
    (`_unmarked_top`); a liquid run whose unit cells are each one colour but differ from cell
-   to cell is cut between them (`_split_mixed`: two near colours blurred together);
+   to cell is cut between them (`_split_mixed`: two near colours blurred together), and a
+   run of a colour seen more than `capacity` times whose cells were too blurred to be each
+   one colour is cut where they step when the invariant then holds, doubted (`_blurred_runs`:
+   the counts tell a blurred boundary from a gradient where the cells cannot);
 4. unit colours are clustered per image in CIELAB (`colors.cluster_colors`), so close shades
    stay apart while JPEG noise does not split a colour (units shifted off their colours in
    several tubes, which join each other, are dealt back to the colours seen too rarely:
@@ -1437,6 +1440,9 @@ class _Segment:
     glyphs: int = 0  # '?' marks counted inside a hidden run (0: not counted)
     glass: float = np.inf  # CIELAB distance from the empty glass at its height
     cut: bool = False  # a plain top split off a '?' run (see `_unmarked_top`)
+    cells: tuple = field(default=(), compare=False, repr=False)  # (y0, y1, colour) per unit
+    # cell, bottom first, of a run whose cells are not each one colour (see `_split_mixed`),
+    # for `_blurred_runs`
 
     @property
     def length(self) -> int:
@@ -1980,7 +1986,7 @@ def _sound(reading: Reading) -> bool:
     with a capacity that some tube shows, and that the colour counts did not choose (glass
     forced to liquid or back, a rival unit): whatever doubts remain are about single units
     or boundaries."""
-    forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS)) for p in reading.problems)
+    forced = any(p.endswith((FORCED_LIQUID, FORCED_GLASS, FORCED_CUT)) for p in reading.problems)
     forced = forced or any(WEAK_RIVAL in p for p in reading.problems)
     return not forced and _settled(reading)
 
@@ -2573,6 +2579,11 @@ def _read_slots(
         fewer, overs = _over_glass(per_tube, out, rims)
         per_tube, out, overs = _kept((per_tube, out), fewer, overs, choice)
         tubes, conf, capacity, level, problems, palette = out
+    blurred: list[int] = []
+    if broken and not grid and self_check(tubes, capacity):  # two near colours in one run?
+        cut, blurred = _blurred_runs(per_tube, out)
+        per_tube, out, blurred = _kept((per_tube, out), cut, blurred, choice)
+        tubes, conf, capacity, level, problems, palette = out
     if broken and not grid and self_check(tubes, capacity) and kept_weak:  # still broken
         return _weak_rival(kept_weak, (images, bg, slots, layout, scale, shape, gaps), params)
     if ambiguous:  # no boundary between two colours in the tubes read with the board
@@ -2653,6 +2664,7 @@ def _read_slots(
         for k in capped
     ]
     problems += [(f"tube {k}: {FORCED_GLASS}", [k]) for k in overs]
+    problems += [(f"tube {k}: {FORCED_CUT}", [k]) for k in blurred]
     inv = 1 / scale
     out_boxes = [tuple(round(v * inv) for v in b) for b, _ in slots]
     reading = Reading(
@@ -3680,10 +3692,12 @@ def _over_glass(per_tube: list, out: tuple, rims: list[float]) -> tuple:
     return [t[:-1] if k in drop else t for k, t in enumerate(per_tube)], sorted(drop)
 
 
-# doubts of readings the invariant alone settled (`_completed`, `_over_glass`): such a
-# reading is no sound one to keep over the tubes located again (see `_sound`)
+# doubts of readings the invariant alone settled (`_completed`, `_over_glass`,
+# `_blurred_runs`): such a reading is no sound one to keep over the tubes located again
+# (see `_sound`)
 FORCED_LIQUID = "a run read as glass taken as liquid, so every colour fills capacity: check it"
 FORCED_GLASS = "its top run, near the glass at the rim, read as glass: check it"
+FORCED_CUT = "a run of a colour seen too often cut in two where its cells step: check it"
 
 
 def _whole_top(segs: list[_Segment], most: int) -> bool:
@@ -5502,21 +5516,61 @@ def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> 
         rows = [_cell_span(bottom, unit, k) for k in range(below, below + s.units)]
         colours = [_cell_colour(images, box, y0, y1) for y0, y1 in rows]
         if not all(_one_colour(images, box, y0, y1) for y0, y1 in rows):
-            out.append(s)  # cells astride a boundary: the grid is not the drawn one
-            below += s.units
+            cells = tuple((y0, y1, c) for (y0, y1), c in zip(rows, colours, strict=True))
+            out.append(replace(s, cells=cells))  # astride a boundary, or blurred: see
+            below += s.units  # `_blurred_runs`
             continue
-        steps = [0.0, *(float(np.linalg.norm(b - a)) for a, b in pairwise(colours)), 0.0]
-        start = 0  # steps[j]: from cell j - 1 to cell j (none beyond the run's ends)
-        for j in range(1, s.units + 1):
-            if j < s.units and not _cut_between(steps, j, below + j == 1):
-                continue
-            y1 = s.y1 if start == 0 else rows[start][1]
-            y0 = s.y0 if j == s.units else rows[j - 1][0]
-            lab = s.lab if (start, j) == (0, s.units) else np.median(colours[start:j], axis=0)
-            out.append(replace(s, y0=y0, y1=y1, lab=lab, units=j - start))
-            start = j
+        out += _cut_cells(s, rows, colours, below)
         below += s.units
     return out
+
+
+def _cut_cells(s: _Segment, rows: list, colours: list, below: int) -> list[_Segment]:
+    """A liquid run (`below` units under it) cut between neighbouring unit cells (`rows`,
+    bottom first, of `colours`) that `_cut_between` tells apart: one piece per colour."""
+    steps = [0.0, *(float(np.linalg.norm(b - a)) for a, b in pairwise(colours)), 0.0]
+    out, start = [], 0  # steps[j]: from cell j - 1 to cell j (none beyond the run's ends)
+    for j in range(1, s.units + 1):
+        if j < s.units and not _cut_between(steps, j, below + j == 1):
+            continue
+        y1 = s.y1 if start == 0 else rows[start][1]
+        y0 = s.y0 if j == s.units else rows[j - 1][0]
+        lab = s.lab if (start, j) == (0, s.units) else np.median(colours[start:j], axis=0)
+        out.append(replace(s, y0=y0, y1=y1, lab=lab, units=j - start, cells=()))
+        start = j
+    return out
+
+
+def _blurred_runs(per_tube: list, out: tuple) -> tuple[list, list[int]]:
+    """`per_tube` with each run of a colour the reading `out` saw more than capacity times
+    cut where its unit cells' colours step apart (see `_cut_between`), among the runs
+    `_split_mixed` left whole because their cells were not each one colour, and the tubes
+    so cut. On a small JPEG a boundary between two near colours blurs each cell's half next
+    to it as much as a gradient would, so the cells alone cannot tell; a colour seen too
+    often can (the caller keeps the cut only when the invariant then holds, and doubts it)."""
+    tubes, capacity = out[0], out[2]
+    counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
+    over = {c for c, m in counts.items() if m > capacity}
+    cut: list = []
+    changed: list[int] = []
+    for k, segs in enumerate(per_tube):
+        if not segs or not tubes[k]:
+            cut.append(segs)
+            continue
+        new, below = [], 0
+        for s in segs:
+            mine = below < len(tubes[k]) and tubes[k][below] in over
+            if s.kind == "liquid" and len(s.cells) == s.units >= 2 and mine:
+                rows = [(y0, y1) for y0, y1, _ in s.cells]
+                pieces = _cut_cells(s, rows, [c for _, _, c in s.cells], below)
+                if len(pieces) > 1 and k not in changed:
+                    changed.append(k)
+                new += pieces
+            else:
+                new.append(s)
+            below += s.units
+        cut.append(new)
+    return cut, changed
 
 
 def _marks_fit(seg: _Segment, unit: float) -> bool:
