@@ -486,6 +486,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
         (18999, "a purple on a near purple, blurred on a 202 px JPEG: one run, 5 and 3 seen"),
         (18677, "the same, a dark green on a grey (248 px): dark green seen 5 times for 4"),
+        (18386, "the same at a tube's bottom: a step of 14 ΔE, under twice the join (279 px)"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1773,7 +1774,8 @@ def test_a_run_of_two_near_colours_is_cut_between_its_cells():
 def test_a_run_of_a_colour_seen_too_often_is_cut_where_its_blurred_cells_step():
     """Capacity 2, purple read three times and blue once: purple's two-unit run, whose cells
     were not each one colour (blurred), steps 27 ΔE from cell to cell, so it is cut; a run
-    whose cells step less, or of a colour seen no more than capacity, is left whole."""
+    whose cells step less, or of a colour seen no more than capacity, is left whole. Next to
+    the tube's bottom a step over the join is enough: its shading makes no second colour."""
     purple, blue = np.array([40.0, 45.0, -40.0]), np.array([45.0, 30.0, -60.0])
     cells = ((60, 90, purple), (30, 60, blue + [0, 5, -5]))
     run = _Segment(30, 90, purple, "liquid", units=2, cells=cells)
@@ -1789,6 +1791,9 @@ def test_a_run_of_a_colour_seen_too_often_is_cut_where_its_blurred_cells_step():
     assert np.allclose(cut[0][1].lab, blue + [0, 5, -5]) and cut[1:] == per_tube[1:]
     near = ((60, 90, purple), (30, 60, purple + [0, 6, -6]))
     assert _blurred_runs([[replace(run, cells=near)], *per_tube[1:]], (tubes, None, 2))[1] == []
+    step = ((60, 90, purple), (30, 60, purple + [0, -11, -11]))  # 15.6 ΔE, next to the bottom:
+    shaded = [[replace(run, cells=step)], *per_tube[1:]]  # twice the join for `_split_mixed`
+    assert _blurred_runs(shaded, (tubes, None, 2))[1] == [0]
     assert (
         _blurred_runs(per_tube, ([["blue", "blue"], ["purple"], [], ["purple"]], None, 2))[1] == []
     )

@@ -5525,13 +5525,16 @@ def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> 
     return out
 
 
-def _cut_cells(s: _Segment, rows: list, colours: list, below: int) -> list[_Segment]:
+def _cut_cells(
+    s: _Segment, rows: list, colours: list, below: int, shaded: bool = True
+) -> list[_Segment]:
     """A liquid run (`below` units under it) cut between neighbouring unit cells (`rows`,
-    bottom first, of `colours`) that `_cut_between` tells apart: one piece per colour."""
+    bottom first, of `colours`) that `_cut_between` tells apart: one piece per colour. Not
+    `shaded`: the tube's bottom cell is held to the same step as the others."""
     steps = [0.0, *(float(np.linalg.norm(b - a)) for a, b in pairwise(colours)), 0.0]
     out, start = [], 0  # steps[j]: from cell j - 1 to cell j (none beyond the run's ends)
     for j in range(1, s.units + 1):
-        if j < s.units and not _cut_between(steps, j, below + j == 1):
+        if j < s.units and not _cut_between(steps, j, shaded and below + j == 1):
             continue
         y1 = s.y1 if start == 0 else rows[start][1]
         y0 = s.y0 if j == s.units else rows[j - 1][0]
@@ -5547,7 +5550,8 @@ def _blurred_runs(per_tube: list, out: tuple) -> tuple[list, list[int]]:
     `_split_mixed` left whole because their cells were not each one colour, and the tubes
     so cut. On a small JPEG a boundary between two near colours blurs each cell's half next
     to it as much as a gradient would, so the cells alone cannot tell; a colour seen too
-    often can (the caller keeps the cut only when the invariant then holds, and doubts it)."""
+    often can (the caller keeps the cut only when the invariant then holds, and doubts it),
+    also next to a tube's bottom, whose shading makes no second colour the counts miss."""
     tubes, capacity = out[0], out[2]
     counts = Counter(u for t in tubes if t for u in t if u != HIDDEN)
     over = {c for c, m in counts.items() if m > capacity}
@@ -5562,7 +5566,7 @@ def _blurred_runs(per_tube: list, out: tuple) -> tuple[list, list[int]]:
             mine = below < len(tubes[k]) and tubes[k][below] in over
             if s.kind == "liquid" and len(s.cells) == s.units >= 2 and mine:
                 rows = [(y0, y1) for y0, y1, _ in s.cells]
-                pieces = _cut_cells(s, rows, [c for _, _, c in s.cells], below)
+                pieces = _cut_cells(s, rows, [c for _, _, c in s.cells], below, shaded=False)
                 if len(pieces) > 1 and k not in changed:
                     changed.append(k)
                 new += pieces
