@@ -18,6 +18,7 @@ from puzzlelab.watersort.screenshot import (
     _banner_top,
     _centring,
     _changes,
+    _comb_rows,
     _comb_score,
     _details,
     _find_rows,
@@ -104,6 +105,32 @@ def test_rows_inside_a_banner_are_dropped():
     rows = [_row([40, 120], 100), [((30, 370, 10, 20), False), ((60, 370, 10, 20), False)]]
     assert _above(rows, 360) == rows[:1]
     assert _above(rows, 400) == rows
+
+
+def _lettered(letters: bool) -> np.ndarray:
+    """A CIELAB picture with three tubes of faint glass (7 ΔE off the picture) over an ad
+    banner at the bottom, with bold letters (upright strokes) in it when `letters`."""
+    lab = np.zeros((400, 300, 3), np.float32)
+    lab[:] = (70, 10, 30)
+    for x in (60, 130, 200):
+        lab[100:300, x : x + 40] = (63, 10, 30)
+    lab[360:] = (85, 0, -40)
+    if letters:
+        for x in range(20, 280, 12):
+            lab[368:392, x : x + 5] = (30, 40, -60)
+    return lab
+
+
+def test_a_banners_letters_set_no_bar_for_faint_tubes():
+    """Faint tubes over a banner whose bold letters cross its rows with edges ten times as
+    strong (seed 17973, refused): with every band under the letters' bar, the bands are
+    found again above the banner, and the row of three is the same as with no letters."""
+    rows = []
+    for letters in (True, False):
+        lab = _lettered(letters)
+        found = _comb_rows(lab, _side_strength(lab), [], _banner_top(lab))
+        rows.append([[b for b, _ in row] for row in found])
+    assert rows[0] == rows[1] and [len(row) for row in rows[0]] == [3]
 
 
 def test_a_badge_below_a_liquid_unit_is_no_cover_icon():

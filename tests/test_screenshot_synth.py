@@ -483,6 +483,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17665, "two empty tubes' walls inside slots as wide as covers, dropped: 4 for 6, silent"),
         (17740, "a one-unit tube of faint glass showing the picture, read as a cover's body"),
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
+        (17973, "an ad banner's letters set the bands' bar over faint tubes: refused"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -6,7 +6,8 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges; never a finer pitch than the tubes it
-   explains show, `_coarser`), the second kept when it finds more tubes
+   explains show, `_coarser`; when no band holds a row, an ad banner's bold letters set
+   no bar for those bands: `_over_banner`), the second kept when it finds more tubes
    and holds every outlined one; rows are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
    third of the step between its boxes when that is the other rows' pitch or, alone, every
@@ -1327,26 +1328,9 @@ def _comb_rows(
     height, width = side.shape
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
-    found = []
-    for a, b in _bands(long, min_h):
-        profile = long[a:b].mean(axis=0)
-        pairs, pitch = _comb(_peaks(profile), profile, width, b - a)
-        if not pairs:
-            continue
-        w = int(np.median([r - left for left, r in pairs])) + 1
-        top, bottom = _extent(side, lab, pairs, w, (a, b))
-        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
-            pairs = _tubes_between(pairs, pitch, w, width)
-            w = int(np.median([r - left for left, r in pairs])) + 1
-            top, bottom = _extent(side, lab, pairs, w, (a, b))
-        if bottom - top >= 0.05 * height and (bottom - top) / w < 1.8 and len(pairs) >= 2:
-            top = _glass_raised(lab, pairs, w, pitch, top, bottom)
-        if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
-            continue
-        if banner and (top + bottom) / 2 >= banner:
-            continue
-        score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
-        found.append((score, pairs, pitch, (w, top, bottom)))
+    found = _band_combs(lab, side, long, _bands(long, min_h), banner)
+    if _over_banner(found, banner, height):
+        found = _band_combs(lab, side, long, _bands(long[:banner], min_h), banner)
     multi = [f for f in found if len(f[1]) >= 2]
     if not multi:
         return []
@@ -1366,6 +1350,44 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _over_banner(found: list, banner: int, height: int) -> bool:
+    """True when no band's comb (`found`) holds two tubes and an ad banner tops the picture's
+    foot at image row `banner`: its bold letters cross more rows with stronger edges than
+    faint glass, so they set the bar of `_bands` so high that the tubes' band fell under it;
+    the bands are then found again above it (only then: over a photo whose upright colour
+    bands a lower bar would take for tubes, a row found under the letters' bar stands)."""
+    return not any(len(f[1]) >= 2 for f in found) and 0 < banner < height
+
+
+def _band_combs(
+    lab: np.ndarray, side: np.ndarray, long: np.ndarray, bands: list, banner: int
+) -> list:
+    """(score, pairs, pitch, (w, top, bottom)) of the comb of each band of `bands` that
+    stands as a row of tubes does (see `_comb_rows`), the banner's own bands left out."""
+    height, width = side.shape
+    found = []
+    for a, b in bands:
+        profile = long[a:b].mean(axis=0)
+        pairs, pitch = _comb(_peaks(profile), profile, width, b - a)
+        if not pairs:
+            continue
+        w = int(np.median([r - left for left, r in pairs])) + 1
+        top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
+            pairs = _tubes_between(pairs, pitch, w, width)
+            w = int(np.median([r - left for left, r in pairs])) + 1
+            top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and (bottom - top) / w < 1.8 and len(pairs) >= 2:
+            top = _glass_raised(lab, pairs, w, pitch, top, bottom)
+        if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
+            continue
+        if banner and (top + bottom) / 2 >= banner:
+            continue
+        score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
+        found.append((score, pairs, pitch, (w, top, bottom)))
+    return found
 
 
 def _glass_raised(lab: np.ndarray, pairs: list, w: int, pitch: float, top: int, bottom: int) -> int:
