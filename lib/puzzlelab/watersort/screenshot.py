@@ -337,6 +337,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     rows = _above(_more_rows(comb if pick else outline, lab, side), banner)
     if pick:
         return rows
+    rows = _comb_rows_added(rows, comb, lab, side)
     mine = _assemble(rows, lab, side, [])
     stacked = _stacked(mine)
     if _even([len(row) for row in mine]) and stacked:
@@ -347,6 +348,45 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
         return rows
     return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
 
+
+# of a row's pitch: a row off the centre of the others by more is no row a game centres
+ADDED_ROW_CENTRE = 0.25
+# of the rows' pitch and box height: a comb row this near both is a row of the same tubes
+ADDED_ROW_SIZE = 0.2
+
+
+def _comb_rows_added(rows: list, comb: list, lab: np.ndarray, side: np.ndarray) -> list:
+    """The outlines' `rows` with each comb row that shares no image rows with them, steps at
+    their pitch, is about as tall and centred as they are (`ADDED_ROW_SIZE`,
+    `ADDED_ROW_CENTRE`), when the rows so stacked share tubes evenly at one step (`_even`,
+    `_stacked`): a row of faint glass or thin outlines the outline map lost still shows its
+    sides, and games centre every row of one board's tubes at one pitch and height."""
+    if not rows or not comb:
+        return rows
+    pitch = _pitch_hint(rows)
+    height = float(np.median([b[3] for row in rows for b, _ in row]))
+    centre = float(np.mean([_row_centre(row) for row in rows]))
+    out = list(rows)
+    for row in comb:
+        x, y, w, h = row[0][0]
+        if pitch <= 0 or any(_y_overlap((x, y, w, h), other[0][0]) for other in out):
+            continue
+        near = abs(_pitch(row) - pitch) <= ADDED_ROW_SIZE * pitch
+        near &= abs(h - height) <= ADDED_ROW_SIZE * height
+        if near and abs(_row_centre(row) - centre) <= ADDED_ROW_CENTRE * pitch:
+            out.append(row)
+    if len(out) == len(rows):
+        return rows
+    out.sort(key=lambda row: row[0][0][1])
+    filled = _assemble(out, lab, side, [])
+    return out if _even([len(row) for row in filled]) and _stacked(filled) else rows
+
+
+def _row_centre(row: list[tuple]) -> float:
+    """The middle column of a row of (box, odd) slots, from its first box's left to its last's
+    right."""
+    boxes = [b for b, _ in row]
+    return (min(b[0] for b in boxes) + max(b[0] + b[2] for b in boxes)) / 2
 
 def _details(outline: list, comb: list, wide: float = 0.5, tall: float = 0.6) -> bool:
     """True when every outline box is under `wide` of the comb's tube width and `tall` of
