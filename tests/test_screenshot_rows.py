@@ -19,6 +19,7 @@ from puzzlelab.watersort.screenshot import (
     _centring,
     _changes,
     _comb_rows,
+    _comb_rows_added,
     _comb_score,
     _details,
     _find_rows,
@@ -131,6 +132,27 @@ def test_a_banners_letters_set_no_bar_for_faint_tubes():
         found = _comb_rows(lab, _side_strength(lab), [], _banner_top(lab))
         rows.append([[b for b, _ in row] for row in found])
     assert rows[0] == rows[1] and [len(row) for row in rows[0]] == [3]
+
+
+def test_a_comb_row_the_outlines_missed_is_added_when_it_stands_as_their_rows_do():
+    """Outlines found a row of three (pitch 80, centred); the comb also saw a row of two
+    below it (a row of faint glass or thin outlines, seeds 18058 and 18545, silent): it is
+    added when it shares no image rows with them, steps at their pitch and is centred
+    under them, and not when it stands off the centre, at another pitch or over them."""
+    lab = np.zeros((420, 300, 3), np.float32)
+    lab[:] = (60, 10, 30)
+    side = _side_strength(lab)
+
+    def row(xs: list[int], y: int, h: int = 150) -> list[tuple]:
+        return [((x, y, W, h), False) for x in xs]
+
+    top = row([50, 130, 210], 20)
+    assert _comb_rows_added([top], [row([90, 170], 220, 140)], lab, side) == [
+        top,
+        row([90, 170], 220, 140),
+    ]
+    for other in (row([10, 90], 220, 140), row([60, 180], 220, 140), row([90, 170], 100)):
+        assert _comb_rows_added([top], [other], lab, side) == [top]
 
 
 def test_a_badge_below_a_liquid_unit_is_no_cover_icon():

@@ -484,6 +484,9 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17740, "a one-unit tube of faint glass showing the picture, read as a cover's body"),
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
         (17973, "an ad banner's letters set the bands' bar over faint tubes: refused"),
+        (18425, "the same: a banner's letters set the bar, no row of tubes found, refused"),
+        (18058, "a middle row of faint glass only the comb saw, dropped: [2, 2] for [2, 2, 2]"),
+        (18545, "a row of two thin-outlined empty tubes only the comb saw, dropped, silent"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -8,7 +8,10 @@ General image analysis, no game's pixel coordinates or colours:
    pitch that explains the strongest side edges; never a finer pitch than the tubes it
    explains show, `_coarser`; when no band holds a row, an ad banner's bold letters set
    no bar for those bands: `_over_banner`), the second kept when it finds more tubes
-   and holds every outlined one; rows are in reading order (top row first); a row's pitch
+   and holds every outlined one (when it is not, a comb row the outlines lack, clear of
+   their rows, at their pitch, height and centre, is added where the rows stay even:
+   `_comb_rows_added`, a row of faint glass or thin outlines the outline map lost); rows
+   are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
    third of the step between its boxes when that is the other rows' pitch or, alone, every
    slot between them shows a tube's sides) extrapolates to tubes with faint glass and to
@@ -387,6 +390,7 @@ def _row_centre(row: list[tuple]) -> float:
     right."""
     boxes = [b for b, _ in row]
     return (min(b[0] for b in boxes) + max(b[0] + b[2] for b in boxes)) / 2
+
 
 def _details(outline: list, comb: list, wide: float = 0.5, tall: float = 0.6) -> bool:
     """True when every outline box is under `wide` of the comb's tube width and `tall` of
