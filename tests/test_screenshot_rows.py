@@ -134,6 +134,27 @@ def test_a_banners_letters_set_no_bar_for_faint_tubes():
     assert rows[0] == rows[1] and [len(row) for row in rows[0]] == [3]
 
 
+def test_a_faint_row_under_a_banners_letters_bar_is_found_above_the_banner():
+    """A row of three tubes of liquid 20 ΔE off the picture, a centred row of two of faint
+    glass (7 ΔE) below at the same pitch, and an ad banner whose letters set the bands' bar
+    over the faint row only (seed 18402: [3] for [3, 2]): the bands found above the banner
+    add the faint row; with no banner the bar is the liquid row's, which the faint row
+    passes too."""
+    lab = np.zeros((500, 300, 3), np.float32)
+    lab[:] = (70, 10, 30)
+    for x in (40, 130, 220):
+        lab[40:200, x : x + 40] = (50, 10, 30)
+    for x in (85, 175):
+        lab[240:400, x : x + 40] = (63, 10, 30)
+    plain = lab.copy()
+    lab[450:] = (85, 0, -40)
+    for x in range(40, 260, 40):
+        lab[458:490, x : x + 5] = (30, 40, -60)
+    for picture in (lab, plain):
+        found = _comb_rows(picture, _side_strength(picture), [], _banner_top(picture))
+        assert [len(row) for row in found] == [3, 2]
+
+
 def test_a_comb_row_the_outlines_missed_is_added_when_it_stands_as_their_rows_do():
     """Outlines found a row of three (pitch 80, centred); the comb also saw a row of two
     below it (a row of faint glass or thin outlines, seeds 18058 and 18545, silent): it is

@@ -6,8 +6,10 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges; never a finer pitch than the tubes it
-   explains show, `_coarser`; when no band holds a row, an ad banner's bold letters set
-   no bar for those bands: `_over_banner`), the second kept when it finds more tubes
+   explains show, `_coarser`; an ad banner's bold letters set no bar for those bands: when
+   no band holds a row they are found again above the banner, `_over_banner`, and a row
+   found there at the rows' pitch, clear of the others and of the banner, is added,
+   `_under_letters`), the second kept when it finds more tubes
    and holds every outlined one (when it is not, a comb row the outlines lack, clear of
    their rows, at their pitch, height and centre, is added where the rows stay even:
    `_comb_rows_added`, a row of faint glass or thin outlines the outline map lost); rows
@@ -1373,8 +1375,10 @@ def _comb_rows(
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
     found = _band_combs(lab, side, long, _bands(long, min_h), banner)
-    if _over_banner(found, banner, height):
-        found = _band_combs(lab, side, long, _bands(long[:banner], min_h), banner)
+    if 0 < banner < height:
+        above = _band_combs(lab, side, long, _bands(long[:banner], min_h), banner)
+        found = above if _over_banner(found, banner, height) else found
+        found = found + _under_letters(found, above, banner, height)
     multi = [f for f in found if len(f[1]) >= 2]
     if not multi:
         return []
@@ -1403,6 +1407,32 @@ def _over_banner(found: list, banner: int, height: int) -> bool:
     the bands are then found again above it (only then: over a photo whose upright colour
     bands a lower bar would take for tubes, a row found under the letters' bar stands)."""
     return not any(len(f[1]) >= 2 for f in found) and 0 < banner < height
+
+
+# of a comb's pitch: two rows of one board's tubes step alike (as `_liquid_only`'s rows)
+UNDER_LETTERS_PITCH = 0.1
+# of the picture's height: a row clear of the banner by less ends at its letters or a photo's
+# edge there (as `_row_at`'s margin: games keep rows inside the play area)
+UNDER_LETTERS_MARGIN = 0.02
+
+
+def _under_letters(found: list, above: list, banner: int, height: int) -> list:
+    """The combs of `above` (bands found above an ad banner's top `banner`) that share no
+    image rows with the strongest comb of `found` (the bands found under the banner letters'
+    bar) or any other, step at its pitch (`UNDER_LETTERS_PITCH`) and end clear of the banner
+    (`UNDER_LETTERS_MARGIN`): a row of faint glass the letters' bar hid."""
+    multi = [f for f in found if len(f[1]) >= 2]
+    if not multi:
+        return []
+    best = max(multi, key=lambda f: f[0])
+    out = []
+    for f in above:
+        w, top, bottom = f[3]
+        clear = not any(min(bottom, k[3][2]) > max(top, k[3][1]) for k in found + out)
+        alike = len(f[1]) >= 2 and abs(f[2] - best[2]) <= UNDER_LETTERS_PITCH * best[2]
+        if clear and alike and bottom <= banner - UNDER_LETTERS_MARGIN * height:
+            out.append(f)
+    return out
 
 
 def _band_combs(
