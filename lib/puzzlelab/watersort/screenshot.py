@@ -894,10 +894,10 @@ def _finer(
     xs = sorted(b[0] for b, _ in row)
     for k in (3, 2):
         p = pitch / k
-        if p < 1.3 * w:  # finer tubes would all but touch: their walls are the found ones
-            continue
         if hint and abs(p - hint) > 0.1 * hint:  # other rows space their tubes otherwise
             continue
+        if p < 1.3 * w and not _hinted_close(p, hint):  # finer tubes would all but touch:
+            continue  # their walls are the found ones
         steps = np.diff(xs) / p
         if len(steps) == 0 or np.abs(steps - np.round(steps)).max() > 0.2:
             continue
@@ -909,6 +909,13 @@ def _finer(
         if hint or (mids and prof is not None and all(_sided(prof, m) for m in mids)):
             return p
     return pitch
+
+
+def _hinted_close(pitch: float, hint: float) -> bool:
+    """True when a finer `pitch` whose tubes would all but touch is the other rows' (`hint`,
+    within 10 %, as `_finer` matches it): those rows show tubes that close, and boxes as wide
+    as covers (drawn wider than the glass) make a board's own pitch look too fine."""
+    return bool(hint) and abs(pitch - hint) <= 0.1 * hint
 
 
 def _centre(
