@@ -23,6 +23,7 @@ from puzzlelab.watersort.screenshot import (
     _comb_score,
     _details,
     _find_rows,
+    _finer,
     _gaps_taken,
     _glass_between,
     _icon,
@@ -153,6 +154,18 @@ def test_a_faint_row_under_a_banners_letters_bar_is_found_above_the_banner():
     for picture in (lab, plain):
         found = _comb_rows(picture, _side_strength(picture), [], _banner_top(picture))
         assert [len(row) for row in found] == [3, 2]
+
+
+def test_a_finer_pitch_the_other_rows_step_at_may_make_boxes_all_but_touch():
+    """Two boxes 227 apart, 90 wide (as wide as curtains, drawn wider than the glass), under
+    a row stepping 114 (seed 18866: [2, 2] for [3, 2]): half the step is the board's pitch
+    though its boxes would all but touch; with no other row, or one stepping otherwise, the
+    boxes' own step stands."""
+    lab = np.zeros((500, 400, 3), np.float32)
+    row = [((45, 88, 90, 289), True), ((272, 88, 90, 289), True)]
+    assert _finer(row, 227.0, (88, 90, 289), lab, None, 114.0) == pytest.approx(113.5)
+    assert _finer(row, 227.0, (88, 90, 289), lab, None, 0.0) == 227.0
+    assert _finer(row, 227.0, (88, 90, 289), lab, None, 150.0) == 227.0
 
 
 def test_a_comb_row_the_outlines_missed_is_added_when_it_stands_as_their_rows_do():

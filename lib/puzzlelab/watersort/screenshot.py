@@ -15,7 +15,8 @@ General image analysis, no game's pixel coordinates or colours:
    `_comb_rows_added`, a row of faint glass or thin outlines the outline map lost); rows
    are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
-   third of the step between its boxes when that is the other rows' pitch or, alone, every
+   third of the step between its boxes when that is the other rows' pitch, even where its
+   boxes, as wide as covers, would all but touch, `_hinted_close`, or, alone, every
    slot between them shows a tube's sides) extrapolates to tubes with faint glass and to
    tubes hidden behind curtains; games centre their rows, leave no hole in a row and stack
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
