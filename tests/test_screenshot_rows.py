@@ -18,9 +18,12 @@ from puzzlelab.watersort.screenshot import (
     _banner_top,
     _centring,
     _changes,
+    _comb_rows,
+    _comb_rows_added,
     _comb_score,
     _details,
     _find_rows,
+    _finer,
     _gaps_taken,
     _glass_between,
     _icon,
@@ -104,6 +107,86 @@ def test_rows_inside_a_banner_are_dropped():
     rows = [_row([40, 120], 100), [((30, 370, 10, 20), False), ((60, 370, 10, 20), False)]]
     assert _above(rows, 360) == rows[:1]
     assert _above(rows, 400) == rows
+
+
+def _lettered(letters: bool) -> np.ndarray:
+    """A CIELAB picture with three tubes of faint glass (7 ΔE off the picture) over an ad
+    banner at the bottom, with bold letters (upright strokes) in it when `letters`."""
+    lab = np.zeros((400, 300, 3), np.float32)
+    lab[:] = (70, 10, 30)
+    for x in (60, 130, 200):
+        lab[100:300, x : x + 40] = (63, 10, 30)
+    lab[360:] = (85, 0, -40)
+    if letters:
+        for x in range(20, 280, 12):
+            lab[368:392, x : x + 5] = (30, 40, -60)
+    return lab
+
+
+def test_a_banners_letters_set_no_bar_for_faint_tubes():
+    """Faint tubes over a banner whose bold letters cross its rows with edges ten times as
+    strong (seed 17973, refused): with every band under the letters' bar, the bands are
+    found again above the banner, and the row of three is the same as with no letters."""
+    rows = []
+    for letters in (True, False):
+        lab = _lettered(letters)
+        found = _comb_rows(lab, _side_strength(lab), [], _banner_top(lab))
+        rows.append([[b for b, _ in row] for row in found])
+    assert rows[0] == rows[1] and [len(row) for row in rows[0]] == [3]
+
+
+def test_a_faint_row_under_a_banners_letters_bar_is_found_above_the_banner():
+    """A row of three tubes of liquid 20 ΔE off the picture, a centred row of two of faint
+    glass (7 ΔE) below at the same pitch, and an ad banner whose letters set the bands' bar
+    over the faint row only (seed 18402: [3] for [3, 2]): the bands found above the banner
+    add the faint row; with no banner the bar is the liquid row's, which the faint row
+    passes too."""
+    lab = np.zeros((500, 300, 3), np.float32)
+    lab[:] = (70, 10, 30)
+    for x in (40, 130, 220):
+        lab[40:200, x : x + 40] = (50, 10, 30)
+    for x in (85, 175):
+        lab[240:400, x : x + 40] = (63, 10, 30)
+    plain = lab.copy()
+    lab[450:] = (85, 0, -40)
+    for x in range(40, 260, 40):
+        lab[458:490, x : x + 5] = (30, 40, -60)
+    for picture in (lab, plain):
+        found = _comb_rows(picture, _side_strength(picture), [], _banner_top(picture))
+        assert [len(row) for row in found] == [3, 2]
+
+
+def test_a_finer_pitch_the_other_rows_step_at_may_make_boxes_all_but_touch():
+    """Two boxes 227 apart, 90 wide (as wide as curtains, drawn wider than the glass), under
+    a row stepping 114 (seed 18866: [2, 2] for [3, 2]): half the step is the board's pitch
+    though its boxes would all but touch; with no other row, or one stepping otherwise, the
+    boxes' own step stands."""
+    lab = np.zeros((500, 400, 3), np.float32)
+    row = [((45, 88, 90, 289), True), ((272, 88, 90, 289), True)]
+    assert _finer(row, 227.0, (88, 90, 289), lab, None, 114.0) == pytest.approx(113.5)
+    assert _finer(row, 227.0, (88, 90, 289), lab, None, 0.0) == 227.0
+    assert _finer(row, 227.0, (88, 90, 289), lab, None, 150.0) == 227.0
+
+
+def test_a_comb_row_the_outlines_missed_is_added_when_it_stands_as_their_rows_do():
+    """Outlines found a row of three (pitch 80, centred); the comb also saw a row of two
+    below it (a row of faint glass or thin outlines, seeds 18058 and 18545, silent): it is
+    added when it shares no image rows with them, steps at their pitch and is centred
+    under them, and not when it stands off the centre, at another pitch or over them."""
+    lab = np.zeros((420, 300, 3), np.float32)
+    lab[:] = (60, 10, 30)
+    side = _side_strength(lab)
+
+    def row(xs: list[int], y: int, h: int = 150) -> list[tuple]:
+        return [((x, y, W, h), False) for x in xs]
+
+    top = row([50, 130, 210], 20)
+    assert _comb_rows_added([top], [row([90, 170], 220, 140)], lab, side) == [
+        top,
+        row([90, 170], 220, 140),
+    ]
+    for other in (row([10, 90], 220, 140), row([60, 180], 220, 140), row([90, 170], 100)):
+        assert _comb_rows_added([top], [other], lab, side) == [top]
 
 
 def test_a_badge_below_a_liquid_unit_is_no_cover_icon():

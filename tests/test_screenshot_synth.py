@@ -487,6 +487,12 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (18999, "a purple on a near purple, blurred on a 202 px JPEG: one run, 5 and 3 seen"),
         (18677, "the same, a dark green on a grey (248 px): dark green seen 5 times for 4"),
         (18386, "the same at a tube's bottom: a step of 14 ΔE, under twice the join (279 px)"),
+        (17973, "an ad banner's letters set the bands' bar over faint tubes: refused"),
+        (18425, "the same: a banner's letters set the bar, no row of tubes found, refused"),
+        (18058, "a middle row of faint glass only the comb saw, dropped: [2, 2] for [2, 2, 2]"),
+        (18545, "a row of two thin-outlined empty tubes only the comb saw, dropped, silent"),
+        (18402, "faint glass under the bar an ad banner's letters set: [3] for [3, 2]"),
+        (18866, "boxes as wide as curtains made the other row's pitch look too fine: 2 for 3"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):

@@ -6,10 +6,17 @@ General image analysis, no game's pixel coordinates or colours:
    connected components of the edge map, grouped by size into rows) and by their sides (in
    each band of image rows crossed by long vertical edges, the comb of one tube width and one
    pitch that explains the strongest side edges; never a finer pitch than the tubes it
-   explains show, `_coarser`), the second kept when it finds more tubes
-   and holds every outlined one; rows are in reading order (top row first); a row's pitch
+   explains show, `_coarser`; an ad banner's bold letters set no bar for those bands: when
+   no band holds a row they are found again above the banner, `_over_banner`, and a row
+   found there at the rows' pitch, clear of the others and of the banner, is added,
+   `_under_letters`), the second kept when it finds more tubes
+   and holds every outlined one (when it is not, a comb row the outlines lack, clear of
+   their rows, at their pitch, height and centre, is added where the rows stay even:
+   `_comb_rows_added`, a row of faint glass or thin outlines the outline map lost); rows
+   are in reading order (top row first); a row's pitch
    is the step all its steps are whole multiples of, and its regular spacing (a half or a
-   third of the step between its boxes when that is the other rows' pitch or, alone, every
+   third of the step between its boxes when that is the other rows' pitch, even where its
+   boxes, as wide as covers, would all but touch, `_hinted_close`, or, alone, every
    slot between them shows a tube's sides) extrapolates to tubes with faint glass and to
    tubes hidden behind curtains; games centre their rows, leave no hole in a row and stack
    rows at one vertical step, so a row off the centre, a hole between two tubes and a row
@@ -339,6 +346,7 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     rows = _above(_more_rows(comb if pick else outline, lab, side), banner)
     if pick:
         return rows
+    rows = _comb_rows_added(rows, comb, lab, side)
     mine = _assemble(rows, lab, side, [])
     stacked = _stacked(mine)
     if _even([len(row) for row in mine]) and stacked:
@@ -348,6 +356,46 @@ def _find_rows(img: np.ndarray, lab: np.ndarray, side: np.ndarray) -> list[list[
     if not (_even([len(row) for row in theirs]) and _stacked(theirs)):
         return rows
     return other if not stacked or sum(map(len, theirs)) >= sum(map(len, mine)) else rows
+
+
+# of a row's pitch: a row off the centre of the others by more is no row a game centres
+ADDED_ROW_CENTRE = 0.25
+# of the rows' pitch and box height: a comb row this near both is a row of the same tubes
+ADDED_ROW_SIZE = 0.2
+
+
+def _comb_rows_added(rows: list, comb: list, lab: np.ndarray, side: np.ndarray) -> list:
+    """The outlines' `rows` with each comb row that shares no image rows with them, steps at
+    their pitch, is about as tall and centred as they are (`ADDED_ROW_SIZE`,
+    `ADDED_ROW_CENTRE`), when the rows so stacked share tubes evenly at one step (`_even`,
+    `_stacked`): a row of faint glass or thin outlines the outline map lost still shows its
+    sides, and games centre every row of one board's tubes at one pitch and height."""
+    if not rows or not comb:
+        return rows
+    pitch = _pitch_hint(rows)
+    height = float(np.median([b[3] for row in rows for b, _ in row]))
+    centre = float(np.mean([_row_centre(row) for row in rows]))
+    out = list(rows)
+    for row in comb:
+        x, y, w, h = row[0][0]
+        if pitch <= 0 or any(_y_overlap((x, y, w, h), other[0][0]) for other in out):
+            continue
+        near = abs(_pitch(row) - pitch) <= ADDED_ROW_SIZE * pitch
+        near &= abs(h - height) <= ADDED_ROW_SIZE * height
+        if near and abs(_row_centre(row) - centre) <= ADDED_ROW_CENTRE * pitch:
+            out.append(row)
+    if len(out) == len(rows):
+        return rows
+    out.sort(key=lambda row: row[0][0][1])
+    filled = _assemble(out, lab, side, [])
+    return out if _even([len(row) for row in filled]) and _stacked(filled) else rows
+
+
+def _row_centre(row: list[tuple]) -> float:
+    """The middle column of a row of (box, odd) slots, from its first box's left to its last's
+    right."""
+    boxes = [b for b, _ in row]
+    return (min(b[0] for b in boxes) + max(b[0] + b[2] for b in boxes)) / 2
 
 
 def _details(outline: list, comb: list, wide: float = 0.5, tall: float = 0.6) -> bool:
@@ -850,10 +898,10 @@ def _finer(
     xs = sorted(b[0] for b, _ in row)
     for k in (3, 2):
         p = pitch / k
-        if p < 1.3 * w:  # finer tubes would all but touch: their walls are the found ones
-            continue
         if hint and abs(p - hint) > 0.1 * hint:  # other rows space their tubes otherwise
             continue
+        if p < 1.3 * w and not _hinted_close(p, hint):  # finer tubes would all but touch:
+            continue  # their walls are the found ones
         steps = np.diff(xs) / p
         if len(steps) == 0 or np.abs(steps - np.round(steps)).max() > 0.2:
             continue
@@ -865,6 +913,13 @@ def _finer(
         if hint or (mids and prof is not None and all(_sided(prof, m) for m in mids)):
             return p
     return pitch
+
+
+def _hinted_close(pitch: float, hint: float) -> bool:
+    """True when a finer `pitch` whose tubes would all but touch is the other rows' (`hint`,
+    within 10 %, as `_finer` matches it): those rows show tubes that close, and boxes as wide
+    as covers (drawn wider than the glass) make a board's own pitch look too fine."""
+    return bool(hint) and abs(pitch - hint) <= 0.1 * hint
 
 
 def _centre(
@@ -1330,26 +1385,11 @@ def _comb_rows(
     height, width = side.shape
     min_h = max(8, height // 40)
     long = _long_sides(side, min_h)
-    found = []
-    for a, b in _bands(long, min_h):
-        profile = long[a:b].mean(axis=0)
-        pairs, pitch = _comb(_peaks(profile), profile, width, b - a)
-        if not pairs:
-            continue
-        w = int(np.median([r - left for left, r in pairs])) + 1
-        top, bottom = _extent(side, lab, pairs, w, (a, b))
-        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
-            pairs = _tubes_between(pairs, pitch, w, width)
-            w = int(np.median([r - left for left, r in pairs])) + 1
-            top, bottom = _extent(side, lab, pairs, w, (a, b))
-        if bottom - top >= 0.05 * height and (bottom - top) / w < 1.8 and len(pairs) >= 2:
-            top = _glass_raised(lab, pairs, w, pitch, top, bottom)
-        if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
-            continue
-        if banner and (top + bottom) / 2 >= banner:
-            continue
-        score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
-        found.append((score, pairs, pitch, (w, top, bottom)))
+    found = _band_combs(lab, side, long, _bands(long, min_h), banner)
+    if 0 < banner < height:
+        above = _band_combs(lab, side, long, _bands(long[:banner], min_h), banner)
+        found = above if _over_banner(found, banner, height) else found
+        found = found + _under_letters(found, above, banner, height)
     multi = [f for f in found if len(f[1]) >= 2]
     if not multi:
         return []
@@ -1369,6 +1409,70 @@ def _comb_rows(
         if len(boxes) >= 2:
             rows.append(_align(sorted(boxes), shapes))
     return rows
+
+
+def _over_banner(found: list, banner: int, height: int) -> bool:
+    """True when no band's comb (`found`) holds two tubes and an ad banner tops the picture's
+    foot at image row `banner`: its bold letters cross more rows with stronger edges than
+    faint glass, so they set the bar of `_bands` so high that the tubes' band fell under it;
+    the bands are then found again above it (only then: over a photo whose upright colour
+    bands a lower bar would take for tubes, a row found under the letters' bar stands)."""
+    return not any(len(f[1]) >= 2 for f in found) and 0 < banner < height
+
+
+# of a comb's pitch: two rows of one board's tubes step alike (as `_liquid_only`'s rows)
+UNDER_LETTERS_PITCH = 0.1
+# of the picture's height: a row clear of the banner by less ends at its letters or a photo's
+# edge there (as `_row_at`'s margin: games keep rows inside the play area)
+UNDER_LETTERS_MARGIN = 0.02
+
+
+def _under_letters(found: list, above: list, banner: int, height: int) -> list:
+    """The combs of `above` (bands found above an ad banner's top `banner`) that share no
+    image rows with the strongest comb of `found` (the bands found under the banner letters'
+    bar) or any other, step at its pitch (`UNDER_LETTERS_PITCH`) and end clear of the banner
+    (`UNDER_LETTERS_MARGIN`): a row of faint glass the letters' bar hid."""
+    multi = [f for f in found if len(f[1]) >= 2]
+    if not multi:
+        return []
+    best = max(multi, key=lambda f: f[0])
+    out = []
+    for f in above:
+        w, top, bottom = f[3]
+        clear = not any(min(bottom, k[3][2]) > max(top, k[3][1]) for k in found + out)
+        alike = len(f[1]) >= 2 and abs(f[2] - best[2]) <= UNDER_LETTERS_PITCH * best[2]
+        if clear and alike and bottom <= banner - UNDER_LETTERS_MARGIN * height:
+            out.append(f)
+    return out
+
+
+def _band_combs(
+    lab: np.ndarray, side: np.ndarray, long: np.ndarray, bands: list, banner: int
+) -> list:
+    """(score, pairs, pitch, (w, top, bottom)) of the comb of each band of `bands` that
+    stands as a row of tubes does (see `_comb_rows`), the banner's own bands left out."""
+    height, width = side.shape
+    found = []
+    for a, b in bands:
+        profile = long[a:b].mean(axis=0)
+        pairs, pitch = _comb(_peaks(profile), profile, width, b - a)
+        if not pairs:
+            continue
+        w = int(np.median([r - left for left, r in pairs])) + 1
+        top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and _gaps_taken(lab, pairs, pitch, w, (top, bottom)):
+            pairs = _tubes_between(pairs, pitch, w, width)
+            w = int(np.median([r - left for left, r in pairs])) + 1
+            top, bottom = _extent(side, lab, pairs, w, (a, b))
+        if bottom - top >= 0.05 * height and (bottom - top) / w < 1.8 and len(pairs) >= 2:
+            top = _glass_raised(lab, pairs, w, pitch, top, bottom)
+        if bottom - top < 0.05 * height or not 1.8 <= (bottom - top) / w <= 9:
+            continue
+        if banner and (top + bottom) / 2 >= banner:
+            continue
+        score = sum(min(profile[left], profile[min(r, width - 1)]) for left, r in pairs)
+        found.append((score, pairs, pitch, (w, top, bottom)))
+    return found
 
 
 def _glass_raised(lab: np.ndarray, pairs: list, w: int, pitch: float, top: int, bottom: int) -> int:
