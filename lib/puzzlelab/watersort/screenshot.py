@@ -30,8 +30,10 @@ General image analysis, no game's pixel coordinates or colours:
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
-   headroom, `_row_cut_at_top`), and a slot read alone whose liquid starts at its box's top
-   and ends above its row's floor slides up to that floor (`_missed_floors`); a small
+   headroom, `_row_cut_at_top`; a board's one row so cut rises to the glass top of the tube
+   it cut, though the others' faint glass shows none: `_cut_tops`), and a slot read alone
+   whose liquid starts at its box's top and ends above its row's floor slides up to that
+   floor (`_missed_floors`); a small
    picture (a thumbnail, under `SMALL_PICTURE` px) whose reading has doubts is read once
    more with its JPEG blocks smoothed by a small median at its own size, and that reading
    is taken when it has no doubt and keeps every '?' cell (a median wipes marks out, never
