@@ -493,6 +493,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (18545, "a row of two thin-outlined empty tubes only the comb saw, dropped, silent"),
         (18402, "faint glass under the bar an ad banner's letters set: [3] for [3, 2]"),
         (18866, "boxes as wide as curtains made the other row's pitch look too fine: 2 for 3"),
+        (17147, "one row's boxes start at a full tube's liquid top: capacity 4 for 5, silent"),
+        (18566, "the same, the boxes at the full tube's top, its glass above: capacity 3 for 4"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1008,6 +1010,29 @@ def test_a_row_cut_under_its_faint_glass_is_raised_to_the_glass_top():
     lab[20:35, 60:80] = [50.0, 0.0, 0.0]  # the second's glass ends at row 35
     lab[20:45, 20:40] = [50.0, 0.0, 0.0]  # the first's at row 45: rises 5, 15 and 45
     assert _glass_tops(lab, row, [3], 20.0) == row
+
+
+def test_a_lone_row_cut_at_a_liquid_top_rises_to_that_tube_s_glass_top():
+    """A board's one row whose boxes start at a tube's liquid top (games leave a headroom:
+    the box cut it) rises to where that tube's glass ends above it, though the other tubes'
+    glass shows no top; not when no tube's liquid starts at its box's top, when the glass
+    top is farther than `CUT_REACH` units (the picture), or on a board of several rows."""
+    lab = np.zeros((120, 160, 3))
+    lab[..., 0] = 50.0
+    lab[35:50, 60:80] = [56.0, 4.0, 0.0]  # the middle tube's tinted glass over its liquid
+    row = [((x, 50, 20, 60), False) for x in (20, 60, 100)]
+    stacks = [
+        [_Segment(90, 110, np.array([40.0, 50, 20]), "liquid")],
+        [_Segment(50, 110, np.array([60.0, -40, 30]), "liquid")],  # liquid from the box's top
+        [_Segment(70, 110, np.array([40.0, 50, 20]), "liquid")],
+    ]
+    raised = [b for b, _ in _glass_tops(lab, row, [3], 20.0, stacks)]
+    assert raised == [(x, 35, 20, 75) for x in (20, 60, 100)]
+    assert _glass_tops(lab, row, [3], 20.0) == row  # no stacks given: no cut seen
+    assert _glass_tops(lab, row, [3], 20.0, [stacks[0], stacks[2], stacks[0]]) == row
+    assert _glass_tops(lab, row, [3], 8.0, stacks) == row  # 15 rows: past 1.5 units of 8
+    two = row + [((x, 50, 20, 60), False) for x in (20, 60, 100)]  # rows side by side here
+    assert _glass_tops(lab, two, [3, 3], 20.0, stacks + stacks) == two
 
 
 def test_a_row_shorter_than_the_others_grows_where_its_tubes_go_on():

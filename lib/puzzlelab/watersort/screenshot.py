@@ -37,8 +37,10 @@ General image analysis, no game's pixel coordinates or colours:
    has none (`_second_look`: two looks at the board); games draw every tube alike, so
    a row whose boxes are shorter than another's grows where its tubes go on (or at the top
    when its liquid rests on its boxes' floors, or starts at a box's very top: games leave a
-   headroom, `_row_cut_at_top`), and a slot read alone whose liquid starts at its box's top
-   and ends above its row's floor slides up to that floor (`_missed_floors`); a small
+   headroom, `_row_cut_at_top`; a board's one row so cut rises to the glass top of the tube
+   it cut, though the others' faint glass shows none: `_cut_tops`), and a slot read alone
+   whose liquid starts at its box's top and ends above its row's floor slides up to that
+   floor (`_missed_floors`); a small
    picture (a thumbnail, under `SMALL_PICTURE` px) whose reading has doubts is read once
    more with its JPEG blocks smoothed by a small median at its own size, and that reading
    is taken when it has no doubt and keeps every '?' cell (a median wipes marks out, never
@@ -2580,7 +2582,7 @@ def _read_slots(
             rivals = [(cands[i], 0.0) for i in _rival_units(cands, cover, unit, flattest)]
             blind = []
     fixed = grid or rereads >= MAX_REREADS  # no box is moved again: a picture of noise
-    tops = slots if fixed or raised else _glass_tops(lab, slots, layout, unit)
+    tops = slots if fixed or raised else _glass_tops(lab, slots, layout, unit, per_tube)
     if tops != slots:  # boxes cut under faint glass: read again (the glass too) and refit
         again = (images, bg, tops, layout, scale, shape, gaps, params, (), True)
         return _read_slots(*again, rereads=rereads + 1)
@@ -3514,7 +3516,9 @@ def _glass_top(lab: np.ndarray, box: tuple, room: float) -> int:
 TOP_UNITS = 0.25  # units: a box top raised less changes no count (JPEG noise by a photo)
 
 
-def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) -> list:
+def _glass_tops(
+    lab: np.ndarray, slots: list, layout: list[int], unit: float, per_tube: list | None = None
+) -> list:
     """`slots` with every row's box tops raised to where the row's glass ends (the median of
     its tubes: see `_glass_top`), when that is at least `TOP_UNITS` units and `TOP_BREAK`
     rows above them, and at least half the row's tubes end within `TOP_BREAK` rows of it:
@@ -3522,7 +3526,9 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
     disagree show no glass top but something else above the box (a cover reaching above the
     tube, a photo behind it). A tube whose glass goes on higher than that by as much again
     keeps the row too: the others' glass was lost against the picture behind it short of
-    the top, and a box raised part of the way gives a wrong capacity."""
+    the top, and a box raised part of the way gives a wrong capacity. The one row of a board
+    that its tubes do not raise so rises to a tube's own glass top when that tube's liquid
+    starts at its box's very top (`_cut_tops`, with `per_tube` the tubes' stacks)."""
     out, k = list(slots), 0
     every = [b for b, _ in slots]
     for n in layout:
@@ -3534,11 +3540,33 @@ def _glass_tops(lab: np.ndarray, slots: list, layout: list[int], unit: float) ->
         up = int(np.median(rise))
         least = max(TOP_BREAK, TOP_UNITS * unit)
         if up < least or 2 * (abs(rise - up) <= TOP_BREAK).sum() < n or rise.max() > up + least:
-            continue
+            alone = per_tube if len(layout) == 1 else None  # one row: none to compare with
+            up = _cut_tops([slots[j][0] for j in row], rise, alone, unit)
+            if up < least:
+                continue
         for j in row:
             (x, y, w, h), doubt = slots[j]
             out[j] = ((x, y - up, w, h + up), doubt)
     return out
+
+
+CUT_REACH = 1.5  # units: a box cut at a liquid's top misses the headroom (under a unit) and
+# at most part of a fuller tube's top unit; a "glass top" higher than this is the picture
+
+
+def _cut_tops(boxes: list[tuple], rise: np.ndarray, stacks: list | None, unit: float) -> int:
+    """Rows to raise a board's one row by: the highest of its tubes' glass tops (see
+    `_glass_top`) over the tubes whose liquid starts at their box's very top (see
+    `_cut_at_top`), when within `CUT_REACH` units; 0 when none. Games leave a headroom, so
+    such a box cut its tube, and that tube going on above its box sets the row's top even
+    where the others' faint glass is lost against the picture (17147, 18566). On boards of
+    several rows, rows cut alike are left to `_short_rows`, which compares rows: a picture
+    above a lower row's tube raised rows past their glass (11757, 15801)."""
+    if not stacks:
+        return 0
+    cut = [int(r) for b, r, t in zip(boxes, rise, stacks, strict=True) if _cut_at_top(b[1], t)]
+    up = max(cut, default=0)
+    return up if up <= CUT_REACH * unit else 0
 
 
 SHORT_ROW = 0.75  # units: a row's boxes this much shorter than the tallest row's are cut
