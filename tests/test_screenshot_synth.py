@@ -34,6 +34,7 @@ from puzzlelab.watersort.screenshot import (
     _glass_seams,
     _glass_top,
     _glass_tops,
+    _held_tops,
     _hidden_fill,
     _is_glyph,
     _join_cell_pieces,
@@ -483,6 +484,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17665, "two empty tubes' walls inside slots as wide as covers, dropped: 4 for 6, silent"),
         (17740, "a one-unit tube of faint glass showing the picture, read as a cover's body"),
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
+        (17663, "a one-unit tube of tinted glass, its unit held back as glass, cyan short"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -692,6 +694,20 @@ def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
     assert _completed(per_tube, {1: replace(run, lab=red)}, out, [box, box], (20.0, 0.0))[1] == []
     glass = replace(run, glass=2)
     assert _completed(per_tube, {1: glass}, out, [box, box], (20.0, 0.0))[1] == []
+
+
+def test_a_unit_held_back_as_tinted_glass_is_offered_to_the_counts():
+    """A run on the floor of an empty tube of tinted glass, held back as glass by `_add_top`
+    (the glass may step with the picture), in the board's pass or in a slot read alone, is
+    offered as the top unit: blue seen too rarely takes it (17663)."""
+    box, red, blue, per_tube, out = _blue_short_board()
+    per_tube = [[_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)], []]
+    out = ([["red", "blue"], []], None, 2)
+    run = _Segment(80, 100, blue + 3, "empty", glass=6)
+    for held in (_held_tops({1: run}, [1], {}), _held_tops({}, [], {"held": {1: run}})):
+        fuller, added = _completed(per_tube, held, out, [box, box], (20.0, 0.0))
+        assert added == [1] and (fuller[1][0].kind, fuller[1][0].units) == ("liquid", 1)
+    assert _held_tops({1: run}, [], {}) == {}  # a run `_add_top` did not hold back: no offer
 
 
 def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lacks():

@@ -99,8 +99,10 @@ General image analysis, no game's pixel coordinates or colours:
    the run taken for glass over a '?' stack (games show every tube's top unit:
    `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
    or under liquid, where glass never shows) and the headroom read as a colour seen too often
-   (`_completed`, `_over_glass`); a reading with more free room than three tubes is doubted
-   (`_too_much_room`: games give a level an empty tube or two); where covered or hidden
+   (`_completed`, `_over_glass`; a top unit over tinted glass, held back as the glass
+   stepping with the picture, is offered so too: `_held_tops`); a reading with more free
+   room than three tubes is doubted (`_too_much_room`: games give a level an empty tube or
+   two); where covered or hidden
    units leave the counts unable to check it, two colours nearer than a player's eye tells
    apart that fit one colour's count are doubted (`_near_colours`).
 """
@@ -2563,9 +2565,8 @@ def _read_slots(
             first = _choose(fuller, geo, covered_idx, params, rims, rimmed)
         else:
             fuller, first = per_tube, out
-        fuller, tops = _completed(
-            fuller, _lows_of(slots, marks), first, [b for b, _ in slots], (unit, offset)
-        )
+        lows_held = {**_lows_of(slots, marks), **_held_tops(under, lids, marks)}
+        fuller, tops = _completed(fuller, lows_held, first, [b for b, _ in slots], (unit, offset))
         per_tube, out, lows = _kept((per_tube, out), fuller, sorted(set(lows + tops)), choice)
         tubes, conf, capacity, level, problems, palette = out
     overs: list[int] = []
@@ -2646,6 +2647,7 @@ def _read_slots(
     problems += [
         (f"tube {k}: a run under the headroom, unlike its glass, read as glass: a liquid?", [k])
         for k in lids + marks.get("lids", [])
+        if k not in lows
     ]
     problems += [(f"tube {k}: {FORCED_LIQUID}", [k]) for k in lows]
     problems += [
@@ -3978,6 +3980,7 @@ def _read_missed(
         run = under.get(0)  # a top unit read as glass (see `_under_headroom`)
         if run is not None and _add_top(segs, run, box, unit, offset, glass):
             marks.setdefault("lids", []).append(k)
+            marks.setdefault("held", {})[k] = run
         most = max(limit, _fits(box, unit, offset))
         too_much = floats or sum(s.units for s in segs) > most
         whole = slots[k][0]  # a cover is drawn over the whole slot
@@ -4283,6 +4286,15 @@ def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple)
             variant[k].append(top)
             added.append(k)
     return variant, added
+
+
+def _held_tops(under: dict, lids: list[int], marks: dict) -> dict[int, _Segment]:
+    """Per tube, the run `_add_top` held back as glass (`lids` of the board, with `under`
+    their runs, and those of slots read alone in `marks`): a top unit over tinted glass (on
+    an empty tube's floor, or taller than a unit) looks like the glass stepping with the
+    picture, so it is offered to `_completed`, and the game's invariant decides."""
+    held = {k: under[k] for k in lids if k in under}
+    return {**held, **marks.get("held", {})}
 
 
 def _last_unit(
