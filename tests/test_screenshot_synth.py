@@ -16,6 +16,7 @@ from puzzlelab.watersort.screenshot import (
     _add_top,
     _added_bounds,
     _afloat,
+    _alike_tops,
     _as_glass,
     _beside_hidden,
     _bounds,
@@ -485,6 +486,7 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17740, "a one-unit tube of faint glass showing the picture, read as a cover's body"),
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
         (17663, "a one-unit tube of tinted glass, its unit held back as glass, cyan short"),
+        (17725, "a pink top read as glass in one tube, liquid in one over another picture, silent"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -708,6 +710,32 @@ def test_a_unit_held_back_as_tinted_glass_is_offered_to_the_counts():
         fuller, added = _completed(per_tube, held, out, [box, box], (20.0, 0.0))
         assert added == [1] and (fuller[1][0].kind, fuller[1][0].units) == ("liquid", 1)
     assert _held_tops({1: run}, [], {}) == {}  # a run `_add_top` did not hold back: no offer
+
+
+def test_a_run_taken_for_glass_alike_another_tubes_top_liquid_over_unlike_pictures_is_liquid():
+    """Two tubes over unlike pictures (a red and a blue half): one's top run was taken for
+    glass, the other's, of the same pink, read as liquid. See-through glass would differ with
+    the picture, a liquid does not: the run goes back on its stack (17725). Not over alike
+    pictures, not in another colour, and not a run surely glass."""
+    lab = np.zeros((100, 100, 3))
+    lab[:, :50] = [40.0, 50.0, 30.0]
+    lab[:, 50:] = [40.0, 10.0, -50.0]
+    boxes = [(15, 0, 20, 100), (65, 0, 20, 100)]
+    pink, grey = np.array([60.0, 60.0, -20.0]), np.array([30.0, 0.0, 0.0])
+    per_tube = [
+        [_Segment(60, 100, grey, units=2)],
+        [_Segment(60, 100, grey, units=2), _Segment(20, 60, pink, units=2)],
+    ]
+    run = _Segment(20, 60, pink + 1, "empty", glass=12.0)
+    fuller, added = _alike_tops(lab, per_tube, {0: run}, boxes, (20.0, 0.0))
+    assert added == [0] and (fuller[0][-1].kind, fuller[0][-1].units) == ("liquid", 2)
+    assert len(per_tube[0]) == 1  # the reading itself is left alone
+    flat = np.full_like(lab, 40.0)
+    assert _alike_tops(flat, per_tube, {0: run}, boxes, (20.0, 0.0))[1] == []
+    other = replace(run, lab=pink + [0.0, 0.0, 10.0])
+    assert _alike_tops(lab, per_tube, {0: other}, boxes, (20.0, 0.0))[1] == []
+    sure = replace(run, glass=5.0)
+    assert _alike_tops(lab, per_tube, {0: sure}, boxes, (20.0, 0.0))[1] == []
 
 
 def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lacks():

@@ -100,7 +100,10 @@ General image analysis, no game's pixel coordinates or colours:
    `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
    or under liquid, where glass never shows) and the headroom read as a colour seen too often
    (`_completed`, `_over_glass`; a top unit over tinted glass, held back as the glass
-   stepping with the picture, is offered so too: `_held_tops`); a reading with more free
+   stepping with the picture, is offered so too: `_held_tops`); a run taken for glass of
+   the colour of another tube's top liquid, where the pictures beside the two differ, is
+   that liquid (`_alike_tops`: glass seen through changes with the picture), read on the
+   tubes' height as the invariant allows (`_liquid_kept`); a reading with more free
    room than three tubes is doubted (`_too_much_room`: games give a level an empty tube or
    two); where covered or hidden
    units leave the counts unable to check it, two colours nearer than a player's eye tells
@@ -2534,6 +2537,12 @@ def _read_slots(
                 guessed = _changed_tubes(per_tube, variant)
                 per_tube, out = variant, alt
                 break
+    if not grid:  # a liquid's top unit read as glass in one tube, as liquid in another?
+        boxes_all = [b for b, _ in slots]
+        alike, tops = _alike_tops(lab, per_tube, _lows_of(slots, marks), boxes_all, (unit, offset))
+        kept = _liquid_kept(alike, tops, (geo, covered_idx, params))
+        if kept is not None:
+            per_tube, out = alike, kept
     tubes, conf, capacity, level, problems, palette = out
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
     broken = bool(self_check(tubes, capacity)) or flat
@@ -4473,6 +4482,57 @@ def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
     for s in segs:
         if s.kind == "empty" and s.glass >= 4 and np.linalg.norm(sure - s.lab, axis=1).min() < same:
             s.kind = "liquid"
+
+
+def _alike_tops(
+    lab: np.ndarray, per_tube: list, lows: dict[int, _Segment], boxes: list[tuple], grid: tuple
+) -> tuple:
+    """`per_tube` with runs taken for glass put back as top units, and their tubes: a run
+    right above a tube's stack (`lows`, see `_glass_on`), not surely glass (`SURE_GLASS` or
+    further), on the unit grid (see `_top_unit`), of the colour (ΔE under `ALIKE_TOP`) of
+    another tube's top liquid, where the pictures beside the two differ by `UNLIKE_PICTURES`
+    or more: glass seen through changes with the picture behind it, a liquid's colour does
+    not. The caller keeps it only when the game's invariant then holds."""
+    tops = [
+        (boxes[k], t[-1])
+        for k, t in enumerate(per_tube)
+        if t and t[-1].kind == "liquid" and k not in lows
+    ]
+    variant = [None if t is None else list(t) for t in per_tube]
+    added = []
+    for k, run in sorted(lows.items()):
+        if run.glass < SURE_GLASS:
+            continue
+        side = _beside(lab, boxes[k], run.y0, run.y1, _room(boxes[k], boxes))
+        for box, top in tops:
+            there = _beside(lab, box, top.y0, top.y1, _room(box, boxes))
+            if side is None or there is None or np.linalg.norm(top.lab - run.lab) >= ALIKE_TOP:
+                continue
+            if np.linalg.norm(side - there) >= UNLIKE_PICTURES:
+                unit = _top_unit(variant[k], run, boxes[k], *grid)
+                if unit is not None:
+                    variant[k].append(unit)
+                    added.append(k)
+                break
+    return variant, added
+
+
+def _liquid_kept(variant: list, changed: list[int], choice: tuple) -> tuple | None:
+    """The reading (as `_label` gives it) of `variant`, whose tubes `changed` hold top units
+    shown to be liquid (see `_alike_tops`), on the capacity the tubes' height gives, when it
+    keeps the game's invariant; else None. `_choose` is not asked: it may read such a unit
+    at the rim as the headroom's glass again (see `_rim_glass`), where the box was cut at
+    the liquid's top. `choice`: (that capacity, covered tubes, params)."""
+    geo, covered_idx, params = choice
+    if not changed:
+        return None
+    out = _label([None if t is None else list(t) for t in variant], geo, covered_idx, params)
+    return None if self_check(out[0], out[2]) else out
+
+
+ALIKE_TOP = 5.0  # ΔE: two runs this near are one colour (as `_reclaim`'s `same`)
+UNLIKE_PICTURES = 20.0  # ΔE: pictures this far apart tint any see-through glass apart (glass
+# letting a quarter of the picture through moves 5 ΔE, past `ALIKE_TOP`)
 
 
 def _glassy(seg: _Segment) -> bool:
