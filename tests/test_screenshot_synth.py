@@ -20,7 +20,9 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
+    _bowl,
     _capped_hidden,
+    _cell_colour,
     _cell_marked,
     _choose,
     _completed,
@@ -487,6 +489,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
         (17663, "a one-unit tube of tinted glass, its unit held back as glass, cyan short"),
         (17725, "a pink top read as glass in one tube, liquid in one over another picture, silent"),
+        (18016, "a thick round bottom's whole U above the window's end taken for '?', silently"),
+        (18333, "a bold '?' covering its cell: the cell's colour off the '?' grey, read as grey"),
+        (18002, "bold '?' cells whose colour, taken with the mark, was off the '?' grey"),
+        (18893, "the same U of a thick outline as 18016, on '?' stacks: boundaries off the grid"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -1737,6 +1743,27 @@ def test_a_round_bottoms_outline_is_no_mark_but_a_cut_hook_is():
     assert (_no_arcs(glyph | u) == glyph).all()
 
 
+def test_a_round_bottoms_whole_outline_closed_above_the_windows_end_is_no_mark():
+    """A thick outline's inner edge: its U closes a few rows above the window's last row,
+    reaching both sides at its top and crossing the middle at its bottom. It is taken out
+    (18016: two grey bottom cells read as '?', silently); a wide '?' whose hook reaches both
+    sides and whose stem ends in the middle, its hook's top narrower than its middle, stays."""
+    bowl = np.zeros((24, 24), bool)
+    for r in range(6, 20):
+        reach = (r - 6) * 10 // 13
+        bowl[r, reach : reach + 2] = bowl[r, 22 - reach : 24 - reach] = True
+    bowl[19, 9:15] = True  # its bottom, four rows above the window's end
+    assert _bowl(bowl, 8) and not _no_arcs(bowl).any()
+    glyph = np.zeros((24, 24), bool)
+    glyph[2, 6:18] = True  # the hook's top
+    glyph[3:9, 2:4] = glyph[3:9, 20:22] = True  # its sides, widest lower down
+    glyph[9, 13:20] = True
+    glyph[10:18, 11:13] = True  # the stem
+    glyph[20:22, 11:13] = True  # the dot
+    assert _bowl(glyph, 8) and (_no_arcs(glyph) == glyph).all()
+    assert not _bowl(glyph[:, :16], 5)  # reaching one side only: no bowl
+
+
 def _bold_cell(light: float = 46.0, mark: float = 6.0) -> tuple:
     """A grey '?' cell 40 rows tall, 40 wide, with a bold mark (strokes 8 pixels wide) that
     the flattening kept: its flat copy shows the mark too."""
@@ -1747,6 +1774,19 @@ def _bold_cell(light: float = 46.0, mark: float = 6.0) -> tuple:
     lab[18:26, 16:24, 0] = mark  # its stem
     lab[30:36, 16:24, 0] = mark  # the dot
     return (lab, lab.copy()), (0, -60, 40, 120)  # the cell sits mid-tube
+
+
+def test_a_cells_colour_leaves_out_a_bold_mark_the_flattening_kept():
+    """A big bold '?' the flat copy kept covers most of its cell's middle: the cell's colour
+    is its fill beside the mark, not the mark's (18333: a '?' cell under a grey liquid, its
+    colour off the '?' grey, joined that liquid, silently). A liquid cell is its colour."""
+    lab = np.zeros((40, 40, 3))
+    lab[..., 0] = 30.0
+    lab[8:32, 14:27, 0] = 90.0
+    images, box = (lab, lab.copy()), (0, -60, 40, 120)
+    assert _cell_colour(images, box, 0, 40)[0] == pytest.approx(30.0)
+    plain = np.full((40, 40, 3), 55.0)
+    assert _cell_colour((plain, plain.copy()), box, 0, 40) == pytest.approx([55.0] * 3)
 
 
 def test_a_bold_mark_the_flattening_kept_is_seen_against_the_fill():

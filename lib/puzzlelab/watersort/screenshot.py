@@ -74,10 +74,12 @@ General image analysis, no game's pixel coordinates or colours:
    on the unit grid when a grey liquid of the same fill rests on it; a mark is looked for
    against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
    after a round bottom's outline is taken out of the window (an arm coming in from the
-   sides lower down; a ring round a '?' and its hook stay), and a narrow streak off the
+   sides lower down, or a whole U closed above the window's end, a thick outline's inner
+   edge: `_bowl`; a ring round a '?' and its hook stay), and a narrow streak off the
    tube's middle is a glint; grey liquid runs in '?' cells' places (a tube's bottom, or on
    '?' runs) are looked at cell by cell for a mark on the cells' grey between its strokes
-   (`_marked_cells`, `_plain_fill`: a ring round the mark, cut by a round bottom or
+   (a bold mark the flattening kept is told by the fill beside it: `_side_fill`;
+   `_marked_cells`, `_plain_fill`: a ring round the mark, cut by a round bottom or
    lightening the middle's profile, leaves such a cell apart from its '?' run; a bottom cell
    that only the round bottom's shading brings near the grey stays liquid when the cell
    above it in its run matches it better: `_cell_grey`); a board has symbols on its liquids
@@ -1625,8 +1627,9 @@ def _arm(part: np.ndarray, side: int) -> bool:
     farthest out half-way down)."""
     width = part.shape[1]
     mid = (width - 1) / 2
+    bowl = _bowl(part, side)
     for cols in (slice(0, side), slice(width - side, width)):
-        if not part[-1, cols].any():
+        if not (bowl or part[-1, cols].any()):
             continue
         half = part[:, : width // 2] if cols.start == 0 else part[:, (width + 1) // 2 :]
         offset = 0 if cols.start == 0 else (width + 1) // 2
@@ -1636,6 +1639,18 @@ def _arm(part: np.ndarray, side: int) -> bool:
         if dist[-1].mean() < dist[0].mean() and dist[0].max() >= widest - 1:
             return True
     return False
+
+
+def _bowl(part: np.ndarray, side: int) -> bool:
+    """True when `part` (a boolean map) reaches within `side` columns of both sides and its
+    lowest row crosses the middle third: a round bottom's whole outline, its U closed above
+    the window's last row (a thick outline's inner edge lies higher than a thin one's),
+    which `_arm` then judges side by side as if its arms ran out of the window."""
+    width = part.shape[1]
+    if width < 3 or not part[:, :side].any() or not part[:, width - side :].any():
+        return False
+    low = part[np.nonzero(part.any(axis=1))[0][-1]]
+    return bool(low[side : width - side].any())
 
 
 def _bold_like(mark: np.ndarray, whole_height: bool = True) -> bool:
@@ -5682,14 +5697,35 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
 
 def _cell_colour(images: tuple, box: tuple, y0: int, y1: int) -> np.ndarray:
     """Median colour of one unit cell's centre, rows y0 to y1 (above a round bottom), over
-    the pixels that are no mark (a '?' in a circle can cover half the centre)."""
+    the pixels that are no mark (a '?' in a circle can cover half the centre): off the flat
+    copy, or, for a bold mark the flattening kept, off the fill beside the mark (see
+    `_side_fill`)."""
     x, _, w, _ = box
     top, low = _cell_rows(box, y0, y1)
     low = max(low, top + 1)
     cols = slice(x + int(0.3 * w), x + int(0.7 * w) + 1)
     cells = images[0][top:low, cols].reshape(-1, 3)
-    plain = np.abs(images[0][top:low, cols, 0] - images[1][top:low, cols, 0]).ravel() <= 30
+    light = images[0][top:low, cols, 0]
+    plain = np.abs(light - images[1][top:low, cols, 0]).ravel() <= 30
+    side = _side_fill(images[0], box, top, low)
+    bold = plain & (np.abs(light - side).ravel() <= 30) if side is not None else plain
+    plain = bold if bold.any() else plain
     return np.median(cells[plain] if plain.any() else cells, axis=0)
+
+
+SIDE_COLS = (0.12, 0.25)  # of a tube's width in from each wall: inside the glass, outside
+# a '?' mark (drawn centred, half a cell wide at most), so the cell's plain fill
+
+
+def _side_fill(lab: np.ndarray, box: tuple, top: int, low: int) -> float | None:
+    """Median lightness of a unit cell's rows `top` to `low` in two strips beside its middle
+    (`SIDE_COLS`), or None where the tube is too narrow for them: no mark reaches there."""
+    x, _, w, _ = box
+    a, b = int(SIDE_COLS[0] * w), int(SIDE_COLS[1] * w)
+    if b <= a or low <= top:
+        return None
+    strips = [lab[top:low, x + a : x + b, 0], lab[top:low, x + w - b : x + w - a, 0]]
+    return float(np.median(np.concatenate([p.ravel() for p in strips])))
 
 
 def _cell_span(bottom: float, unit: float, k: int) -> tuple[int, int]:
