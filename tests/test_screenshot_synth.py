@@ -20,7 +20,6 @@ from puzzlelab.watersort.screenshot import (
     _as_glass,
     _beside_hidden,
     _bounds,
-    _bowl,
     _capped_hidden,
     _cell_colour,
     _cell_marked,
@@ -490,10 +489,8 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (16290, "the same: a one-unit tube in a slot the spacing added read as covered"),
         (17663, "a one-unit tube of tinted glass, its unit held back as glass, cyan short"),
         (17725, "a pink top read as glass in one tube, liquid in one over another picture, silent"),
-        (18016, "a thick round bottom's whole U above the window's end taken for '?', silently"),
         (18333, "a bold '?' covering its cell: the cell's colour off the '?' grey, read as grey"),
         (18002, "bold '?' cells whose colour, taken with the mark, was off the '?' grey"),
-        (18893, "the same U of a thick outline as 18016, on '?' stacks: boundaries off the grid"),
         (18551, "a one-unit tube, its blue unit merged into bluish glass over a photo: blue short"),
     ],
 )
@@ -1766,27 +1763,6 @@ def test_a_round_bottoms_outline_is_no_mark_but_a_cut_hook_is():
     glyph = np.zeros((20, 20), bool)
     glyph[5:12, 8:12] = True
     assert (_no_arcs(glyph | u) == glyph).all()
-
-
-def test_a_round_bottoms_whole_outline_closed_above_the_windows_end_is_no_mark():
-    """A thick outline's inner edge: its U closes a few rows above the window's last row,
-    reaching both sides at its top and crossing the middle at its bottom. It is taken out
-    (18016: two grey bottom cells read as '?', silently); a wide '?' whose hook reaches both
-    sides and whose stem ends in the middle, its hook's top narrower than its middle, stays."""
-    bowl = np.zeros((24, 24), bool)
-    for r in range(6, 20):
-        reach = (r - 6) * 10 // 13
-        bowl[r, reach : reach + 2] = bowl[r, 22 - reach : 24 - reach] = True
-    bowl[19, 9:15] = True  # its bottom, four rows above the window's end
-    assert _bowl(bowl, 8) and not _no_arcs(bowl).any()
-    glyph = np.zeros((24, 24), bool)
-    glyph[2, 6:18] = True  # the hook's top
-    glyph[3:9, 2:4] = glyph[3:9, 20:22] = True  # its sides, widest lower down
-    glyph[9, 13:20] = True
-    glyph[10:18, 11:13] = True  # the stem
-    glyph[20:22, 11:13] = True  # the dot
-    assert _bowl(glyph, 8) and (_no_arcs(glyph) == glyph).all()
-    assert not _bowl(glyph[:, :16], 5)  # reaching one side only: no bowl
 
 
 def _bold_cell(light: float = 46.0, mark: float = 6.0) -> tuple:

@@ -74,8 +74,7 @@ General image analysis, no game's pixel coordinates or colours:
    on the unit grid when a grey liquid of the same fill rests on it; a mark is looked for
    against the flat copy and, for bold strokes the filter keeps, against the run's own fill,
    after a round bottom's outline is taken out of the window (an arm coming in from the
-   sides lower down, or a whole U closed above the window's end, a thick outline's inner
-   edge: `_bowl`; a ring round a '?' and its hook stay), and a narrow streak off the
+   sides lower down; a ring round a '?' and its hook stay), and a narrow streak off the
    tube's middle is a glint; grey liquid runs in '?' cells' places (a tube's bottom, or on
    '?' runs) are looked at cell by cell for a mark on the cells' grey between its strokes
    (a bold mark the flattening kept is told by the fill beside it: `_side_fill`;
@@ -1628,9 +1627,8 @@ def _arm(part: np.ndarray, side: int) -> bool:
     farthest out half-way down)."""
     width = part.shape[1]
     mid = (width - 1) / 2
-    bowl = _bowl(part, side)
     for cols in (slice(0, side), slice(width - side, width)):
-        if not (bowl or part[-1, cols].any()):
+        if not part[-1, cols].any():
             continue
         half = part[:, : width // 2] if cols.start == 0 else part[:, (width + 1) // 2 :]
         offset = 0 if cols.start == 0 else (width + 1) // 2
@@ -1640,18 +1638,6 @@ def _arm(part: np.ndarray, side: int) -> bool:
         if dist[-1].mean() < dist[0].mean() and dist[0].max() >= widest - 1:
             return True
     return False
-
-
-def _bowl(part: np.ndarray, side: int) -> bool:
-    """True when `part` (a boolean map) reaches within `side` columns of both sides and its
-    lowest row crosses the middle third: a round bottom's whole outline, its U closed above
-    the window's last row (a thick outline's inner edge lies higher than a thin one's),
-    which `_arm` then judges side by side as if its arms ran out of the window."""
-    width = part.shape[1]
-    if width < 3 or not part[:, :side].any() or not part[:, width - side :].any():
-        return False
-    low = part[np.nonzero(part.any(axis=1))[0][-1]]
-    return bool(low[side : width - side].any())
 
 
 def _bold_like(mark: np.ndarray, whole_height: bool = True) -> bool:
