@@ -30,7 +30,6 @@ from puzzlelab.watersort.screenshot import (
     _drifts,
     _drop_corks,
     _faint_cells,
-    _floor_cells,
     _Glass,
     _glass,
     _glass_above,
@@ -491,7 +490,6 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (17725, "a pink top read as glass in one tube, liquid in one over another picture, silent"),
         (18333, "a bold '?' covering its cell: the cell's colour off the '?' grey, read as grey"),
         (18002, "bold '?' cells whose colour, taken with the mark, was off the '?' grey"),
-        (18551, "a one-unit tube, its blue unit merged into bluish glass over a photo: blue short"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -741,29 +739,6 @@ def test_a_run_taken_for_glass_alike_another_tubes_top_liquid_over_unlike_pictur
     assert _alike_tops(lab, per_tube, {0: other}, boxes, (20.0, 0.0))[1] == []
     sure = replace(run, glass=5.0)
     assert _alike_tops(lab, per_tube, {0: sure}, boxes, (20.0, 0.0))[1] == []
-
-
-def test_an_empty_tubes_bottom_cell_stepping_off_the_glass_is_offered_as_its_one_unit():
-    """A tube read empty, one run taken for glass from its rim to its floor, whose bottom
-    unit cell on the grid is bluer than the cell above it: liquid sinks, so that cell is
-    offered as the tube's one unit, and blue seen too rarely takes it (18551). Not when the
-    bottom cell is the glass's colour too, nor for a tube holding liquid."""
-    box, red, blue, _, _ = _blue_short_board()
-    lab = np.zeros((100, 20, 3))
-    lab[:] = [45.0, -5.0, -20.0]  # bluish glass over a picture
-    lab[80:100] = blue
-    images = (lab, lab.copy())
-    per_tube = [[_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)], []]
-    out = ([["red", "blue"], []], None, 2)
-    run = _Segment(0, 100, lab[50, 10], "empty", glass=6.0)
-    cells = _floor_cells(images, [(box, False)] * 2, per_tube, {1: run}, (20.0, 0.0))
-    assert list(cells) == [1] and (cells[1].y0, cells[1].y1) == (80, 100)
-    fuller, added = _completed(per_tube, cells, out, [box, box], (20.0, 0.0))
-    assert added == [1] and (fuller[1][0].kind, fuller[1][0].units) == ("liquid", 1)
-    plain = (np.full_like(lab, 45.0), np.full_like(lab, 45.0))
-    assert _floor_cells(plain, [(box, False)] * 2, per_tube, {1: run}, (20.0, 0.0)) == {}
-    full = [per_tube[0], [_Segment(80, 100, red, units=1)]]
-    assert _floor_cells(images, [(box, False)] * 2, full, {1: run}, (20.0, 0.0)) == {}
 
 
 def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lacks():

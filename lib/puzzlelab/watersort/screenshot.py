@@ -101,8 +101,7 @@ General image analysis, no game's pixel coordinates or colours:
    `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
    or under liquid, where glass never shows) and the headroom read as a colour seen too often
    (`_completed`, `_over_glass`; a top unit over tinted glass, held back as the glass
-   stepping with the picture, and an empty tube's bottom cell stepping off the glass above
-   it, are offered so too: `_held_tops`, `_floor_cells`); a run taken for glass of
+   stepping with the picture, is offered so too: `_held_tops`); a run taken for glass of
    the colour of another tube's top liquid, where the pictures beside the two differ, is
    that liquid (`_alike_tops`: glass seen through changes with the picture), read on the
    tubes' height as the invariant allows (`_liquid_kept`); a reading with more free
@@ -2576,9 +2575,7 @@ def _read_slots(
             first = _choose(fuller, geo, covered_idx, params, rims, rimmed)
         else:
             fuller, first = per_tube, out
-        lows_held = _lows_of(slots, marks)
-        lows_held.update(_floor_cells(images, slots, fuller, lows_held, (unit, offset)))
-        lows_held.update(_held_tops(under, lids, marks))
+        lows_held = {**_lows_of(slots, marks), **_held_tops(under, lids, marks)}
         fuller, tops = _completed(fuller, lows_held, first, [b for b, _ in slots], (unit, offset))
         per_tube, out, lows = _kept((per_tube, out), fuller, sorted(set(lows + tops)), choice)
         tubes, conf, capacity, level, problems, palette = out
@@ -4308,32 +4305,6 @@ def _held_tops(under: dict, lids: list[int], marks: dict) -> dict[int, _Segment]
     picture, so it is offered to `_completed`, and the game's invariant decides."""
     held = {k: under[k] for k in lids if k in under}
     return {**held, **marks.get("held", {})}
-
-
-def _floor_cells(images, slots: list, per_tube: list, lows: dict, grid: tuple) -> dict:
-    """Per tube read empty whose run taken for glass (`lows`) reaches its floor over more
-    than a unit, that run's bottom unit cell on the grid (`grid`: unit, offset), in the
-    cell's own colour, when it steps off the cell above it by `FLOOR_STEP` or more: liquid
-    sinks, so a tube's one unit of a liquid near the glass over a picture behind is its
-    bottom cell, which the profile's cuts may have missed. Offered to `_completed`, and the
-    game's invariant decides."""
-    unit, offset = grid
-    out = {}
-    for k, run in lows.items():
-        box = slots[k][0]
-        bottom = box[1] + box[3] - offset
-        if per_tube[k] != [] or bottom - run.y1 > 0.5 * unit or run.length < 1.5 * unit:
-            continue
-        y0, y1 = _cell_span(bottom, unit, 0)
-        cell = _cell_colour(images, box, y0, y1)
-        above = _cell_colour(images, box, *_cell_span(bottom, unit, 1))
-        if np.linalg.norm(cell - above) >= FLOOR_STEP:
-            out[k] = replace(run, y0=y0, y1=run.y1, lab=cell)
-    return out
-
-
-FLOOR_STEP = 4.0  # ΔE: a liquid's edge under see-through glass, past JPEG noise (2-3 ΔE on
-# a flat cell) yet under the profile's cut, which the step to the glass above did not reach
 
 
 def _last_unit(
