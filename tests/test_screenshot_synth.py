@@ -16,11 +16,13 @@ from puzzlelab.watersort.screenshot import (
     _add_top,
     _added_bounds,
     _afloat,
+    _alike_tops,
     _as_glass,
     _beside_hidden,
     _blurred_runs,
     _bounds,
     _capped_hidden,
+    _cell_colour,
     _cell_marked,
     _choose,
     _completed,
@@ -35,6 +37,7 @@ from puzzlelab.watersort.screenshot import (
     _glass_seams,
     _glass_top,
     _glass_tops,
+    _held_tops,
     _hidden_fill,
     _is_glyph,
     _join_cell_pieces,
@@ -495,6 +498,10 @@ def test_synthetic_boards_of_each_kind_read_exactly(seed):
         (18866, "boxes as wide as curtains made the other row's pitch look too fine: 2 for 3"),
         (17147, "one row's boxes start at a full tube's liquid top: capacity 4 for 5, silent"),
         (18566, "the same, the boxes at the full tube's top, its glass above: capacity 3 for 4"),
+        (17663, "a one-unit tube of tinted glass, its unit held back as glass, cyan short"),
+        (17725, "a pink top read as glass in one tube, liquid in one over another picture, silent"),
+        (18333, "a bold '?' covering its cell: the cell's colour off the '?' grey, read as grey"),
+        (18002, "bold '?' cells whose colour, taken with the mark, was off the '?' grey"),
     ],
 )
 def test_hard_synthetic_boards_read_exactly(seed, why):
@@ -704,6 +711,46 @@ def test_a_run_taken_for_glass_in_a_short_colour_is_put_back_on_its_stack():
     assert _completed(per_tube, {1: replace(run, lab=red)}, out, [box, box], (20.0, 0.0))[1] == []
     glass = replace(run, glass=2)
     assert _completed(per_tube, {1: glass}, out, [box, box], (20.0, 0.0))[1] == []
+
+
+def test_a_unit_held_back_as_tinted_glass_is_offered_to_the_counts():
+    """A run on the floor of an empty tube of tinted glass, held back as glass by `_add_top`
+    (the glass may step with the picture), in the board's pass or in a slot read alone, is
+    offered as the top unit: blue seen too rarely takes it (17663)."""
+    box, red, blue, per_tube, out = _blue_short_board()
+    per_tube = [[_Segment(80, 100, red, units=1), _Segment(60, 80, blue, units=1)], []]
+    out = ([["red", "blue"], []], None, 2)
+    run = _Segment(80, 100, blue + 3, "empty", glass=6)
+    for held in (_held_tops({1: run}, [1], {}), _held_tops({}, [], {"held": {1: run}})):
+        fuller, added = _completed(per_tube, held, out, [box, box], (20.0, 0.0))
+        assert added == [1] and (fuller[1][0].kind, fuller[1][0].units) == ("liquid", 1)
+    assert _held_tops({1: run}, [], {}) == {}  # a run `_add_top` did not hold back: no offer
+
+
+def test_a_run_taken_for_glass_alike_another_tubes_top_liquid_over_unlike_pictures_is_liquid():
+    """Two tubes over unlike pictures (a red and a blue half): one's top run was taken for
+    glass, the other's, of the same pink, read as liquid. See-through glass would differ with
+    the picture, a liquid does not: the run goes back on its stack (17725). Not over alike
+    pictures, not in another colour, and not a run surely glass."""
+    lab = np.zeros((100, 100, 3))
+    lab[:, :50] = [40.0, 50.0, 30.0]
+    lab[:, 50:] = [40.0, 10.0, -50.0]
+    boxes = [(15, 0, 20, 100), (65, 0, 20, 100)]
+    pink, grey = np.array([60.0, 60.0, -20.0]), np.array([30.0, 0.0, 0.0])
+    per_tube = [
+        [_Segment(60, 100, grey, units=2)],
+        [_Segment(60, 100, grey, units=2), _Segment(20, 60, pink, units=2)],
+    ]
+    run = _Segment(20, 60, pink + 1, "empty", glass=12.0)
+    fuller, added = _alike_tops(lab, per_tube, {0: run}, boxes, (20.0, 0.0))
+    assert added == [0] and (fuller[0][-1].kind, fuller[0][-1].units) == ("liquid", 2)
+    assert len(per_tube[0]) == 1  # the reading itself is left alone
+    flat = np.full_like(lab, 40.0)
+    assert _alike_tops(flat, per_tube, {0: run}, boxes, (20.0, 0.0))[1] == []
+    other = replace(run, lab=pink + [0.0, 0.0, 10.0])
+    assert _alike_tops(lab, per_tube, {0: other}, boxes, (20.0, 0.0))[1] == []
+    sure = replace(run, glass=5.0)
+    assert _alike_tops(lab, per_tube, {0: sure}, boxes, (20.0, 0.0))[1] == []
 
 
 def test_a_run_of_the_glass_colour_up_to_the_rim_gives_the_one_unit_a_stack_lacks():
@@ -1738,6 +1785,19 @@ def _bold_cell(light: float = 46.0, mark: float = 6.0) -> tuple:
     lab[18:26, 16:24, 0] = mark  # its stem
     lab[30:36, 16:24, 0] = mark  # the dot
     return (lab, lab.copy()), (0, -60, 40, 120)  # the cell sits mid-tube
+
+
+def test_a_cells_colour_leaves_out_a_bold_mark_the_flattening_kept():
+    """A big bold '?' the flat copy kept covers most of its cell's middle: the cell's colour
+    is its fill beside the mark, not the mark's (18333: a '?' cell under a grey liquid, its
+    colour off the '?' grey, joined that liquid, silently). A liquid cell is its colour."""
+    lab = np.zeros((40, 40, 3))
+    lab[..., 0] = 30.0
+    lab[8:32, 14:27, 0] = 90.0
+    images, box = (lab, lab.copy()), (0, -60, 40, 120)
+    assert _cell_colour(images, box, 0, 40)[0] == pytest.approx(30.0)
+    plain = np.full((40, 40, 3), 55.0)
+    assert _cell_colour((plain, plain.copy()), box, 0, 40) == pytest.approx([55.0] * 3)
 
 
 def test_a_bold_mark_the_flattening_kept_is_seen_against_the_fill():

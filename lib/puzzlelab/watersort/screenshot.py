@@ -86,7 +86,8 @@ General image analysis, no game's pixel coordinates or colours:
    sides lower down; a ring round a '?' and its hook stay), and a narrow streak off the
    tube's middle is a glint; grey liquid runs in '?' cells' places (a tube's bottom, or on
    '?' runs) are looked at cell by cell for a mark on the cells' grey between its strokes
-   (`_marked_cells`, `_plain_fill`: a ring round the mark, cut by a round bottom or
+   (a bold mark the flattening kept is told by the fill beside it: `_side_fill`;
+   `_marked_cells`, `_plain_fill`: a ring round the mark, cut by a round bottom or
    lightening the middle's profile, leaves such a cell apart from its '?' run; a bottom cell
    that only the round bottom's shading brings near the grey stays liquid when the cell
    above it in its run matches it better: `_cell_grey`); a board has symbols on its liquids
@@ -111,8 +112,13 @@ General image analysis, no game's pixel coordinates or colours:
    the run taken for glass over a '?' stack (games show every tube's top unit:
    `_capped_hidden`), a liquid of nearly the glass's colour read as glass (over a picture,
    or under liquid, where glass never shows) and the headroom read as a colour seen too often
-   (`_completed`, `_over_glass`); a reading with more free room than three tubes is doubted
-   (`_too_much_room`: games give a level an empty tube or two); where covered or hidden
+   (`_completed`, `_over_glass`; a top unit over tinted glass, held back as the glass
+   stepping with the picture, is offered so too: `_held_tops`); a run taken for glass of
+   the colour of another tube's top liquid, where the pictures beside the two differ, is
+   that liquid (`_alike_tops`: glass seen through changes with the picture), read on the
+   tubes' height as the invariant allows (`_liquid_kept`); a reading with more free
+   room than three tubes is doubted (`_too_much_room`: games give a level an empty tube or
+   two); where covered or hidden
    units leave the counts unable to check it, two colours nearer than a player's eye tells
    apart that fit one colour's count are doubted (`_near_colours`).
 """
@@ -2644,6 +2650,12 @@ def _read_slots(
                 guessed = _changed_tubes(per_tube, variant)
                 per_tube, out = variant, alt
                 break
+    if not grid:  # a liquid's top unit read as glass in one tube, as liquid in another?
+        boxes_all = [b for b, _ in slots]
+        alike, tops = _alike_tops(lab, per_tube, _lows_of(slots, marks), boxes_all, (unit, offset))
+        kept = _liquid_kept(alike, tops, (geo, covered_idx, params))
+        if kept is not None:
+            per_tube, out = alike, kept
     tubes, conf, capacity, level, problems, palette = out
     flat = not grid and unit < flattest  # a unit this flat is a half or a third of one
     broken = bool(self_check(tubes, capacity)) or flat
@@ -2675,9 +2687,8 @@ def _read_slots(
             first = _choose(fuller, geo, covered_idx, params, rims, rimmed)
         else:
             fuller, first = per_tube, out
-        fuller, tops = _completed(
-            fuller, _lows_of(slots, marks), first, [b for b, _ in slots], (unit, offset)
-        )
+        lows_held = {**_lows_of(slots, marks), **_held_tops(under, lids, marks)}
+        fuller, tops = _completed(fuller, lows_held, first, [b for b, _ in slots], (unit, offset))
         per_tube, out, lows = _kept((per_tube, out), fuller, sorted(set(lows + tops)), choice)
         tubes, conf, capacity, level, problems, palette = out
     overs: list[int] = []
@@ -2763,6 +2774,7 @@ def _read_slots(
     problems += [
         (f"tube {k}: a run under the headroom, unlike its glass, read as glass: a liquid?", [k])
         for k in lids + marks.get("lids", [])
+        if k not in lows
     ]
     problems += [(f"tube {k}: {FORCED_LIQUID}", [k]) for k in lows]
     problems += [
@@ -4124,6 +4136,7 @@ def _read_missed(
         run = under.get(0)  # a top unit read as glass (see `_under_headroom`)
         if run is not None and _add_top(segs, run, box, unit, offset, glass):
             marks.setdefault("lids", []).append(k)
+            marks.setdefault("held", {})[k] = run
         most = max(limit, _fits(box, unit, offset))
         too_much = floats or sum(s.units for s in segs) > most
         whole = slots[k][0]  # a cover is drawn over the whole slot
@@ -4431,6 +4444,15 @@ def _completed(per_tube: list, lows: dict, out: tuple, boxes: list, grid: tuple)
     return variant, added
 
 
+def _held_tops(under: dict, lids: list[int], marks: dict) -> dict[int, _Segment]:
+    """Per tube, the run `_add_top` held back as glass (`lids` of the board, with `under`
+    their runs, and those of slots read alone in `marks`): a top unit over tinted glass (on
+    an empty tube's floor, or taller than a unit) looks like the glass stepping with the
+    picture, so it is offered to `_completed`, and the game's invariant decides."""
+    held = {k: under[k] for k in lids if k in under}
+    return {**held, **marks.get("held", {})}
+
+
 def _last_unit(
     segs: list[_Segment] | None, run: _Segment, unit: float, capacity: int
 ) -> _Segment | None:
@@ -4607,6 +4629,57 @@ def _reclaim(segs: list[_Segment], sure: np.ndarray, same: float = 5.0) -> None:
     for s in segs:
         if s.kind == "empty" and s.glass >= 4 and np.linalg.norm(sure - s.lab, axis=1).min() < same:
             s.kind = "liquid"
+
+
+def _alike_tops(
+    lab: np.ndarray, per_tube: list, lows: dict[int, _Segment], boxes: list[tuple], grid: tuple
+) -> tuple:
+    """`per_tube` with runs taken for glass put back as top units, and their tubes: a run
+    right above a tube's stack (`lows`, see `_glass_on`), not surely glass (`SURE_GLASS` or
+    further), on the unit grid (see `_top_unit`), of the colour (ΔE under `ALIKE_TOP`) of
+    another tube's top liquid, where the pictures beside the two differ by `UNLIKE_PICTURES`
+    or more: glass seen through changes with the picture behind it, a liquid's colour does
+    not. The caller keeps it only when the game's invariant then holds."""
+    tops = [
+        (boxes[k], t[-1])
+        for k, t in enumerate(per_tube)
+        if t and t[-1].kind == "liquid" and k not in lows
+    ]
+    variant = [None if t is None else list(t) for t in per_tube]
+    added = []
+    for k, run in sorted(lows.items()):
+        if run.glass < SURE_GLASS:
+            continue
+        side = _beside(lab, boxes[k], run.y0, run.y1, _room(boxes[k], boxes))
+        for box, top in tops:
+            there = _beside(lab, box, top.y0, top.y1, _room(box, boxes))
+            if side is None or there is None or np.linalg.norm(top.lab - run.lab) >= ALIKE_TOP:
+                continue
+            if np.linalg.norm(side - there) >= UNLIKE_PICTURES:
+                unit = _top_unit(variant[k], run, boxes[k], *grid)
+                if unit is not None:
+                    variant[k].append(unit)
+                    added.append(k)
+                break
+    return variant, added
+
+
+def _liquid_kept(variant: list, changed: list[int], choice: tuple) -> tuple | None:
+    """The reading (as `_label` gives it) of `variant`, whose tubes `changed` hold top units
+    shown to be liquid (see `_alike_tops`), on the capacity the tubes' height gives, when it
+    keeps the game's invariant; else None. `_choose` is not asked: it may read such a unit
+    at the rim as the headroom's glass again (see `_rim_glass`), where the box was cut at
+    the liquid's top. `choice`: (that capacity, covered tubes, params)."""
+    geo, covered_idx, params = choice
+    if not changed:
+        return None
+    out = _label([None if t is None else list(t) for t in variant], geo, covered_idx, params)
+    return None if self_check(out[0], out[2]) else out
+
+
+ALIKE_TOP = 5.0  # ΔE: two runs this near are one colour (as `_reclaim`'s `same`)
+UNLIKE_PICTURES = 20.0  # ΔE: pictures this far apart tint any see-through glass apart (glass
+# letting a quarter of the picture through moves 5 ΔE, past `ALIKE_TOP`)
 
 
 def _glassy(seg: _Segment) -> bool:
@@ -5800,14 +5873,35 @@ def _unmarked_top(images, box: tuple, s: _Segment, below: int, unit: float, bott
 
 def _cell_colour(images: tuple, box: tuple, y0: int, y1: int) -> np.ndarray:
     """Median colour of one unit cell's centre, rows y0 to y1 (above a round bottom), over
-    the pixels that are no mark (a '?' in a circle can cover half the centre)."""
+    the pixels that are no mark (a '?' in a circle can cover half the centre): off the flat
+    copy, or, for a bold mark the flattening kept, off the fill beside the mark (see
+    `_side_fill`)."""
     x, _, w, _ = box
     top, low = _cell_rows(box, y0, y1)
     low = max(low, top + 1)
     cols = slice(x + int(0.3 * w), x + int(0.7 * w) + 1)
     cells = images[0][top:low, cols].reshape(-1, 3)
-    plain = np.abs(images[0][top:low, cols, 0] - images[1][top:low, cols, 0]).ravel() <= 30
+    light = images[0][top:low, cols, 0]
+    plain = np.abs(light - images[1][top:low, cols, 0]).ravel() <= 30
+    side = _side_fill(images[0], box, top, low)
+    bold = plain & (np.abs(light - side).ravel() <= 30) if side is not None else plain
+    plain = bold if bold.any() else plain
     return np.median(cells[plain] if plain.any() else cells, axis=0)
+
+
+SIDE_COLS = (0.12, 0.25)  # of a tube's width in from each wall: inside the glass, outside
+# a '?' mark (drawn centred, half a cell wide at most), so the cell's plain fill
+
+
+def _side_fill(lab: np.ndarray, box: tuple, top: int, low: int) -> float | None:
+    """Median lightness of a unit cell's rows `top` to `low` in two strips beside its middle
+    (`SIDE_COLS`), or None where the tube is too narrow for them: no mark reaches there."""
+    x, _, w, _ = box
+    a, b = int(SIDE_COLS[0] * w), int(SIDE_COLS[1] * w)
+    if b <= a or low <= top:
+        return None
+    strips = [lab[top:low, x + a : x + b, 0], lab[top:low, x + w - b : x + w - a, 0]]
+    return float(np.median(np.concatenate([p.ravel() for p in strips])))
 
 
 def _cell_span(bottom: float, unit: float, k: int) -> tuple[int, int]:
