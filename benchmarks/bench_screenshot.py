@@ -146,6 +146,14 @@ PREVIOUS = (
 # (0.49 before); fresh pool (17000-17999): 924 of 1,000 exact (916 before), silent 5 (8);
 # core tuning seeds 1000-1599: 578 of 600 (578), none silent; never looked at, 5800-6199:
 # 362 of 400 exact (90.5 %; 361, 90.2 %, before), silent 1 (1).
+# 2026-11-29 morning, after comb rows the outline map lost added where they stand as the
+# other rows do, faint rows above an ad banner's letters, a lone row cut at a liquid's top
+# raised to that tube's glass top, '?' cell colours without a bold mark's pixels and near
+# colours blurred into one run cut where the counts say: 0.27 s mean, 0.45 s worst CPU per
+# real screenshot in notebook 07 (0.26 / 0.46 before); synthetic: mean CPU per board 0.50 s
+# on the fresh pool's sweep (0.50 before); fresh pool (18000-18999): 919 of 1,000 exact
+# (908 before), silent 3 (6); core tuning seeds 1000-1599: 578 of 600 (578), none silent;
+# never looked at, 6200-6599: 368 of 400 exact (92.0 %; 364, 91.0 %, before), silent 2 (3).
 
 
 def _decode_and_scale(path) -> None:
