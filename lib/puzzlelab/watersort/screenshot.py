@@ -5710,7 +5710,8 @@ def _split_mixed(images, box: tuple, segs: list, unit: float, offset: float) -> 
     beside them each side are one colour: on a small JPEG two near colours (a blue on a
     purple) blur their boundary under the jump that cuts runs, but each cell's centre keeps
     its own colour. Steps in a row are a gradient (a photo behind glass taken for liquid),
-    and a run whose cells are not each one colour is left whole (see `_one_colour`)."""
+    and a run whose cells are not each one colour is left whole (see `_one_colour`), its
+    cells' colours kept for the counts to judge (see `_blurred_runs`)."""
     bottom = box[1] + box[3] - offset
     out, below = [], 0
     for s in segs:
