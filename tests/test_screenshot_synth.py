@@ -2041,7 +2041,8 @@ def test_a_run_stepping_off_the_glass_above_it_where_the_picture_does_not_is_liq
     lab[20:180, 40:60] = [72.0, -40.0, 28.0]  # the glass
     lab[80:120, 40:60] = [84.0, -22.0, 0.0]  # a pale liquid under it
     glass, liquid = _Segment(20, 80, lab[50, 50]), _Segment(80, 120, lab[100, 50])
-    assert _steps_off_glass(lab, glass, liquid, box, 30.0)
+    assert _steps_off_glass(lab, (glass, liquid), box, 30.0, DEFAULT_PARAMS.jump)
     lab[80:120] = [84.0, -20.0, 2.0]  # the picture steps beside the tube ...
     lab[80:120, 40:60] = [84.0, -22.0, 0.0]  # ... and behind its glass alike
-    assert not _steps_off_glass(lab, glass, _Segment(80, 120, lab[100, 50]), box, 30.0)
+    stepped = (glass, _Segment(80, 120, lab[100, 50]))
+    assert not _steps_off_glass(lab, stepped, box, 30.0, DEFAULT_PARAMS.jump)

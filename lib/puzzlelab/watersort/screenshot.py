@@ -4304,7 +4304,7 @@ def _segment_tubes(
         for i, s in enumerate(segs):  # from the top: runs that drift like the picture are glass
             if s.kind != "empty" and (
                 not (_drifts(prof, s, box) and (s.glass < 30 or _tracks(flat, prof, s, box, room)))
-                or (i and _steps_off_glass(flat, segs[i - 1], s, box, room))
+                or (i and _steps_off_glass(flat, (segs[i - 1], s), box, room, params.jump))
             ):
                 break
             s.kind = "empty"
@@ -4736,23 +4736,22 @@ def _varies(prof: np.ndarray, seg: _Segment, box: tuple, most: float = 8.0) -> b
 
 
 GLASS_STEP = 1.5  # glass changes by at most this share of the picture's change behind it
-GLASS_CUT = 9.0  # ΔE: the profile's cut (`ReaderParams.jump`): a smaller step is no step
 
 
-def _steps_off_glass(
-    lab: np.ndarray, above: _Segment, seg: _Segment, box: tuple, room: float
-) -> bool:
-    """True when a run right under a run taken for glass differs from it by more than the
-    profile's cut (9 ΔE) beyond `GLASS_STEP` times what the picture beside the tube changes
-    between their rows: glass shows the picture behind it, so it steps only where the
-    picture steps, and a liquid under the headroom, its ends blurred toward the glass above
-    and the liquid below (a drift), steps on its own (17858)."""
+def _steps_off_glass(lab: np.ndarray, runs: tuple, box: tuple, room: float, cut: float) -> bool:
+    """True when a run right under a run taken for glass (`runs`: the glass, the run) differs
+    from it by more than the profile's `cut` (`ReaderParams.jump`: a smaller step is no
+    step) beyond `GLASS_STEP` times what the picture beside the tube changes between their
+    rows: glass shows the picture behind it, so it steps only where the picture steps, and
+    a liquid under the headroom, its ends blurred toward the glass above and the liquid
+    below (a drift), steps on its own (17858)."""
+    above, seg = runs
     here = _beside(lab, box, seg.y0, seg.y1, room)
     there = _beside(lab, box, above.y0, above.y1, room)
     if here is None or there is None:
         return False
     picture = float(np.linalg.norm(here - there))
-    return float(np.linalg.norm(seg.lab - above.lab)) > GLASS_STEP * picture + GLASS_CUT
+    return float(np.linalg.norm(seg.lab - above.lab)) > GLASS_STEP * picture + cut
 
 
 MARKED_GLASS = 16.0  # ΔE: a marked run this far from the glass is no glass (see `_drifts`)
