@@ -4640,20 +4640,21 @@ def _alike_tops(
     another tube's top liquid, where the pictures beside the two differ by `UNLIKE_PICTURES`
     or more: glass seen through changes with the picture behind it, a liquid's colour does
     not. The caller keeps it only when the game's invariant then holds."""
-    tops = [
-        (boxes[k], t[-1])
+    variant = [None if t is None else list(t) for t in per_tube]
+    if not lows:
+        return variant, []
+    tops = [  # each tube's top liquid and the picture beside it, looked at once
+        (t[-1], _beside(lab, boxes[k], t[-1].y0, t[-1].y1, _room(boxes[k], boxes)))
         for k, t in enumerate(per_tube)
         if t and t[-1].kind == "liquid" and k not in lows
     ]
-    variant = [None if t is None else list(t) for t in per_tube]
     added = []
     for k, run in sorted(lows.items()):
-        if run.glass < SURE_GLASS:
-            continue
         side = _beside(lab, boxes[k], run.y0, run.y1, _room(boxes[k], boxes))
-        for box, top in tops:
-            there = _beside(lab, box, top.y0, top.y1, _room(box, boxes))
-            if side is None or there is None or np.linalg.norm(top.lab - run.lab) >= ALIKE_TOP:
+        if run.glass < SURE_GLASS or side is None:
+            continue
+        for top, there in tops:
+            if there is None or np.linalg.norm(top.lab - run.lab) >= ALIKE_TOP:
                 continue
             if np.linalg.norm(side - there) >= UNLIKE_PICTURES:
                 unit = _top_unit(variant[k], run, boxes[k], *grid)
